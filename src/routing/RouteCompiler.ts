@@ -1,0 +1,251 @@
+import type { Route } from './Route';
+import { InvalidRouteError } from './errors';
+import { compileRegex, mayMatchSlash, pcreToJs, quoteClass, quoteRegex } from './pcre';
+
+/** Static text of a pattern. */
+export interface TextToken {
+  readonly kind: 'text';
+  readonly text: string;
+}
+
+/** A `{variable}` of a pattern, with the separator that precedes it and its regex source. */
+export interface VariableToken {
+  readonly kind: 'variable';
+  readonly separator: string;
+  readonly regex: string;
+  readonly name: string;
+  /** `{!name}`: always generated, never optional. */
+  readonly important: boolean;
+}
+
+export type Token = TextToken | VariableToken;
+
+/** One path segment (between two `/`) as the matcher's index sees it. */
+export type IndexSegment =
+  | { readonly kind: 'static'; readonly text: string }
+  | { readonly kind: 'dynamic'; readonly source: string; readonly regex: RegExp };
+
+/**
+ * The compiled form of a {@link Route} (Symfony `CompiledRoute`): its tokens, its regular
+ * expressions and what the matcher's index needs.
+ */
+export interface CompiledRoute {
+  /** Text before the first variable (Symfony `getStaticPrefix()`). */
+  readonly staticPrefix: string;
+  /** `^…$` over the whole path; capture group i+1 is `pathVariables[i]`. */
+  readonly regex: RegExp;
+  /** The regex the matcher runs: one optional trailing slash (`/?$`), as Symfony's compiled matcher. */
+  readonly matchRegex: RegExp;
+  readonly tokens: readonly Token[];
+  readonly pathVariables: readonly string[];
+  readonly hostRegex: RegExp | null;
+  readonly hostTokens: readonly Token[];
+  readonly hostVariables: readonly string[];
+  /** Host then path variables. */
+  readonly variables: readonly string[];
+  /** The path ends with `/` (and is not `/`). */
+  readonly hasTrailingSlash: boolean;
+  /** The path ends with a variable, optionally followed by `/`. */
+  readonly hasTrailingVar: boolean;
+  /** Segments of the path for the index; `tailFrom` is where the index stops following them. */
+  readonly indexSegments: readonly IndexSegment[];
+  readonly tailFrom: number;
+}
+
+const SEPARATORS = '/,;.:-_~+*=@|';
+const VARIABLE = /\{(!)?([\w\u0080-\uffff]+)\}/g;
+const MAX_VARIABLE_LENGTH = 32;
+
+function findNextSeparator(pattern: string): string {
+  if (pattern === '') return '';
+  const stripped = pattern.replace(/\{[\w\u0080-\uffff]+\}/g, '');
+  if (stripped === '') return '';
+  const first = [...stripped][0];
+  return SEPARATORS.includes(first) ? first : '';
+}
+
+interface Compiled {
+  tokens: Token[];
+  variables: string[];
+  source: string;
+  firstOptional: number;
+}
+
+function compilePattern(route: Route, pattern: string, isHost: boolean): Compiled {
+  const tokens: Token[] = [];
+  const variables: string[] = [];
+  const defaultSeparator = isHost ? '.' : '/';
+  let pos = 0;
+  for (const m of pattern.matchAll(VARIABLE)) {
+    const important = m[1] === '!';
+    const name = m[2];
+    const offset = m.index ?? 0;
+    const precedingText = pattern.slice(pos, offset);
+    pos = offset + m[0].length;
+    const chars = [...precedingText];
+    const precedingChar = chars.length > 0 ? chars[chars.length - 1] : '';
+    const isSeparator = precedingChar !== '' && SEPARATORS.includes(precedingChar);
+    if (/^\d/.test(name)) {
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot start with a digit in route pattern "${pattern}". Please use a different name.`);
+    }
+    if (variables.includes(name)) {
+      throw new InvalidRouteError(pattern, `Route pattern "${pattern}" cannot reference variable name "${name}" more than once.`);
+    }
+    if (name.length > MAX_VARIABLE_LENGTH) {
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot be longer than ${MAX_VARIABLE_LENGTH} characters in route pattern "${pattern}". Please use a shorter name.`);
+    }
+    if (isSeparator && precedingText !== precedingChar) {
+      tokens.push({ kind: 'text', text: precedingText.slice(0, precedingText.length - precedingChar.length) });
+    } else if (!isSeparator && precedingText !== '') {
+      tokens.push({ kind: 'text', text: precedingText });
+    }
+    const requirement = route.requirements[name];
+    let regex: string;
+    if (requirement === undefined) {
+      const nextSeparator = findNextSeparator(pattern.slice(pos));
+      const extra = nextSeparator !== defaultSeparator && nextSeparator !== '' ? quoteClass(nextSeparator) : '';
+      regex = `[^${quoteClass(defaultSeparator)}${extra}]+`;
+    } else {
+      regex = pcreToJs(requirement);
+      const check = compileRegex(regex, '');
+      if (check instanceof Error) {
+        throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression (${requirement}): ${check.message}`);
+      }
+    }
+    tokens.push({ kind: 'variable', separator: isSeparator ? precedingChar : '', regex, name, important });
+    variables.push(name);
+  }
+  if (pos < pattern.length) tokens.push({ kind: 'text', text: pattern.slice(pos) });
+
+  let firstOptional = Number.POSITIVE_INFINITY;
+  if (!isHost) {
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      const t = tokens[i];
+      if (t.kind === 'variable' && !t.important && route.hasDefault(t.name)) firstOptional = i;
+      else break;
+    }
+  }
+  let source = '';
+  for (let i = 0; i < tokens.length; i++) source += computeRegexp(tokens, i, firstOptional);
+  return { tokens, variables, source, firstOptional };
+}
+
+function computeRegexp(tokens: Token[], index: number, firstOptional: number): string {
+  const token = tokens[index];
+  if (token.kind === 'text') return quoteRegex(token.text);
+  if (index === 0 && firstOptional === 0) return `${quoteRegex(token.separator)}(${token.regex})?`;
+  let regexp = `${quoteRegex(token.separator)}(${token.regex})`;
+  if (index >= firstOptional) {
+    regexp = `(?:${regexp}`;
+    if (tokens.length - 1 === index) regexp += ')?'.repeat(tokens.length - firstOptional - (firstOptional === 0 ? 1 : 0));
+  }
+  return regexp;
+}
+
+function staticPrefixOf(route: Route, tokens: Token[]): string {
+  const first = tokens[0];
+  if (first === undefined) return '';
+  if (first.kind === 'variable') return route.hasDefault(first.name) || first.separator === '/' ? '' : first.separator;
+  let prefix = first.text;
+  const second = tokens[1];
+  if (second !== undefined && second.kind === 'variable' && second.separator !== '/' && !route.hasDefault(second.name)) {
+    prefix += second.separator;
+  }
+  return prefix;
+}
+
+function mustCompile(source: string, flags: string, pattern: string): RegExp {
+  const re = compileRegex(source, flags);
+  if (re instanceof Error) throw new InvalidRouteError(pattern, re.message);
+  return re;
+}
+
+interface SegmentDraft { parts: Array<{ text: string } | { token: VariableToken; index: number }> }
+
+function indexSegmentsOf(path: string, tokens: Token[], firstOptional: number, hasTrailingSlash: boolean): { segments: IndexSegment[]; tailFrom: number } {
+  if (path === '/') return { segments: [], tailFrom: -1 };
+  const drafts: SegmentDraft[] = [{ parts: [] }];
+  tokens.forEach((t, index) => {
+    if (t.kind === 'text') {
+      t.text.split('/').forEach((piece, k) => {
+        if (k > 0) drafts.push({ parts: [] });
+        if (piece !== '') drafts[drafts.length - 1].parts.push({ text: piece });
+      });
+    } else {
+      if (t.separator === '/') drafts.push({ parts: [] });
+      else if (t.separator !== '') drafts[drafts.length - 1].parts.push({ text: t.separator });
+      drafts[drafts.length - 1].parts.push({ token: t, index });
+    }
+  });
+  drafts.shift();
+  if (hasTrailingSlash && drafts.length > 0 && drafts[drafts.length - 1].parts.length === 0) drafts.pop();
+  let tailFrom = -1;
+  const segments: IndexSegment[] = [];
+  drafts.forEach((d, si) => {
+    let source = '';
+    let dynamic = false;
+    for (const p of d.parts) {
+      if ('text' in p) source += quoteRegex(p.text);
+      else {
+        dynamic = true;
+        if ((p.index >= firstOptional || mayMatchSlash(p.token.regex)) && tailFrom === -1) tailFrom = si;
+        source += `(?:${p.token.regex})`;
+      }
+    }
+    if (!dynamic) segments.push({ kind: 'static', text: d.parts.map((p) => ('text' in p ? p.text : '')).join('') });
+    else {
+      const regex = compileRegex(`^${source}$`, 's');
+      if (regex instanceof Error) { if (tailFrom === -1) tailFrom = si; segments.push({ kind: 'dynamic', source, regex: /^/ }); }
+      else segments.push({ kind: 'dynamic', source, regex });
+    }
+  });
+  return { segments, tailFrom };
+}
+
+/**
+ * Compiles a route (Symfony `RouteCompiler::compile`): tokenises path and host, builds the
+ * regular expressions and finds the static prefix.
+ * @throws InvalidRouteError for a variable that starts with a digit, is longer than 32
+ *   characters, appears twice, or has a requirement that is not a valid regular expression
+ */
+export function compileRoute(route: Route): CompiledRoute {
+  let hostRegex: RegExp | null = null;
+  let hostTokens: Token[] = [];
+  let hostVariables: string[] = [];
+  if (route.host !== '') {
+    const host = compilePattern(route, route.host, true);
+    hostRegex = mustCompile(`^${host.source}$`, 'si', route.host);
+    hostTokens = host.tokens;
+    hostVariables = host.variables;
+  }
+  const path = compilePattern(route, route.path, false);
+  const pathVariables = path.variables;
+  for (const v of pathVariables) {
+    if (hostVariables.includes(v)) {
+      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" more than once.`);
+    }
+  }
+  let body = path.source;
+  let hasTrailingSlash = false;
+  if (route.path !== '/') {
+    hasTrailingSlash = body.endsWith('/') && !body.endsWith('\\/');
+    if (hasTrailingSlash) body = body.slice(0, -1);
+    body += '/?';
+  }
+  const { segments, tailFrom } = indexSegmentsOf(route.path, path.tokens, path.firstOptional, hasTrailingSlash);
+  return {
+    staticPrefix: staticPrefixOf(route, path.tokens),
+    regex: mustCompile(`^${path.source}$`, 's', route.path),
+    matchRegex: mustCompile(`^${body}$`, 's', route.path),
+    tokens: path.tokens,
+    pathVariables,
+    hostRegex,
+    hostTokens,
+    hostVariables,
+    variables: [...hostVariables, ...pathVariables],
+    hasTrailingSlash,
+    hasTrailingVar: /\{[\w\u0080-\uffff]+\}\/?$/.test(route.path),
+    indexSegments: segments,
+    tailFrom,
+  };
+}

@@ -1,0 +1,107 @@
+import { ErrorCode, formatMessage } from '../errors/codes';
+
+const ROUTING_ERROR = Symbol.for('express-kernel.RoutingError');
+
+/**
+ * Base class of every error the routing component throws. It knows nothing of HTTP: the router
+ * middleware translates it into an `HttpError` (Symfony's `ExceptionInterface` of the Routing
+ * component, translated by HttpKernel's `RouterListener`).
+ */
+export class RoutingError extends Error {
+  override name = 'RoutingError';
+  /** The stable code from the error registry (`src/errors/codes.ts`). */
+  readonly code: ErrorCode;
+  readonly [ROUTING_ERROR] = true;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * True when `value` is a {@link RoutingError}, also across realms and package copies.
+ * @param value - anything caught
+ */
+export function isRoutingError(value: unknown): value is RoutingError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ROUTING_ERROR] === true;
+}
+
+/**
+ * No route matches the path. Message: `No routes found for "<path>".`, where the path is the
+ * trailing-slash-toggled one for GET and HEAD (Symfony `ResourceNotFoundException`).
+ */
+export class ResourceNotFoundError extends RoutingError {
+  override name = 'ResourceNotFoundError';
+  /** The path info that was last tried (raw, as given to the matcher). */
+  readonly pathInfo: string;
+  constructor(pathInfo: string, code: ErrorCode = 'ERR_ROUTING_RESOURCE_NOT_FOUND') {
+    super(code, formatMessage(code, pathInfo));
+    this.pathInfo = pathInfo;
+  }
+}
+
+/**
+ * The table is empty for `/`: nothing matched and nothing was collected (Symfony
+ * `NoConfigurationException`, a kind of resource-not-found).
+ */
+export class NoConfigurationError extends ResourceNotFoundError {
+  override name = 'NoConfigurationError';
+  constructor() {
+    super('/', 'ERR_ROUTING_NO_CONFIGURATION');
+  }
+}
+
+/**
+ * The path matches one or more routes, but none accepts the method. `allowedMethods` lists each
+ * matching route's declared methods, in declaration order, without duplicates and without an
+ * added HEAD (Symfony `MethodNotAllowedException`).
+ */
+export class MethodNotAllowedError extends RoutingError {
+  override name = 'MethodNotAllowedError';
+  readonly allowedMethods: readonly string[];
+  readonly method: string;
+  constructor(method: string, allowedMethods: readonly string[]) {
+    super('ERR_ROUTING_METHOD_NOT_ALLOWED', formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', ')));
+    this.method = method;
+    this.allowedMethods = Object.freeze([...allowedMethods]);
+  }
+}
+
+/** URL generation for a name that the collection does not hold (Symfony `RouteNotFoundException`). */
+export class RouteNotFoundError extends RoutingError {
+  override name = 'RouteNotFoundError';
+  readonly routeName: string;
+  constructor(routeName: string) {
+    super('ERR_ROUTING_ROUTE_NOT_FOUND', formatMessage('ERR_ROUTING_ROUTE_NOT_FOUND', routeName));
+    this.routeName = routeName;
+  }
+}
+
+/** URL generation without a value for a mandatory parameter (Symfony `MissingMandatoryParametersException`). */
+export class MissingMandatoryParametersError extends RoutingError {
+  override name = 'MissingMandatoryParametersError';
+  readonly routeName: string;
+  readonly missingParameters: readonly string[];
+  constructor(routeName: string, missing: readonly string[]) {
+    super('ERR_ROUTING_MISSING_PARAMETERS', formatMessage('ERR_ROUTING_MISSING_PARAMETERS', missing.join('", "'), routeName));
+    this.routeName = routeName;
+    this.missingParameters = Object.freeze([...missing]);
+  }
+}
+
+/** URL generation with a value that breaks the parameter's requirement (Symfony `InvalidParameterException`). */
+export class InvalidParameterError extends RoutingError {
+  override name = 'InvalidParameterError';
+  constructor(readonly parameter: string, readonly routeName: string, readonly requirement: string, readonly given: string) {
+    super('ERR_ROUTING_INVALID_PARAMETER', formatMessage('ERR_ROUTING_INVALID_PARAMETER', parameter, routeName, requirement, given));
+  }
+}
+
+/** A route definition that cannot compile (bad variable name, duplicate variable, bad requirement). */
+export class InvalidRouteError extends RoutingError {
+  override name = 'InvalidRouteError';
+  constructor(routeOrPath: string, reason: string) {
+    super('ERR_ROUTING_INVALID_ROUTE', formatMessage('ERR_ROUTING_INVALID_ROUTE', routeOrPath, reason));
+  }
+}

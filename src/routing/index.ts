@@ -1,0 +1,12 @@
+export { Route } from './Route';
+export type { RouteOptions, Controller, RouteCondition } from './Route';
+export { RouteCollection } from './RouteCollection';
+export { compileRoute } from './RouteCompiler';
+export type { CompiledRoute, Token, TextToken, VariableToken } from './RouteCompiler';
+export { createRequestContext } from './RequestContext';
+export type { RequestContext } from './RequestContext';
+export { UrlMatcher } from './matcher/UrlMatcher';
+export type { UrlMatcherOptions } from './matcher/UrlMatcher';
+export type { UrlMatcherInterface, MatchContext, MatchResult } from './matcher/UrlMatcherInterface';
+export * from './errors';
+export { rawUrlDecode } from './rawUrlDecode';

@@ -1,0 +1,237 @@
+import type { Route } from '../Route';
+import type { RouteCollection } from '../RouteCollection';
+import type { CompiledRoute } from '../RouteCompiler';
+import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../errors';
+import { rawUrlDecode, rtrimSlashes } from '../rawUrlDecode';
+import { RouteIndex } from './RouteIndex';
+import type { MatchContext, MatchResult, UrlMatcherInterface } from './UrlMatcherInterface';
+
+/** Options of {@link UrlMatcher}. */
+export interface UrlMatcherOptions {
+  /**
+   * Answer trailing-slash and scheme mismatches of GET/HEAD requests with a redirect, as
+   * Symfony's `RedirectableUrlMatcher`. When false, they are plain misses.
+   * @default true
+   */
+  redirectable?: boolean;
+}
+
+interface Entry {
+  readonly name: string;
+  readonly route: Route;
+  readonly compiled: CompiledRoute;
+  readonly methods: readonly string[];
+  readonly schemes: readonly string[];
+  readonly hostLiteral: string | null;
+}
+
+const NO_MATCH = null;
+
+/**
+ * The routing table's matcher. It follows Symfony 5.4's compiled matcher
+ * (`CompiledUrlMatcherTrait` + `RedirectableUrlMatcher`) exactly:
+ * - the path is raw-url-decoded before matching; matching is case-sensitive;
+ * - routes without path variables are looked up by their path with trailing slashes trimmed,
+ *   then the others are tried in declaration order (a static route declared after a dynamic
+ *   route that matches it is tried as a dynamic one, so the first declared route always wins);
+ * - HEAD matches GET routes;
+ * - a method mismatch collects the route's declared methods (no HEAD added);
+ * - a trailing-slash mismatch on GET/HEAD stops the scan and redirects to the toggled path,
+ *   unless a method mismatch was collected (405 wins); other methods get a 404.
+ *
+ * Dynamic routes are found through a {@link RouteIndex}, so a miss does not scan the table.
+ */
+export class UrlMatcher implements UrlMatcherInterface {
+  private readonly staticRoutes = new Map<string, Entry[]>();
+  private readonly dynamicRoutes: Entry[] = [];
+  private readonly index = new RouteIndex();
+  private readonly redirectable: boolean;
+  private allow: string[] = [];
+  private allowSchemes: string[] = [];
+
+  /**
+   * @param routes - the routing table; it is compiled once, here
+   * @param options - see {@link UrlMatcherOptions}
+   * @throws InvalidRouteError when a route does not compile
+   */
+  constructor(routes: RouteCollection, options: UrlMatcherOptions = {}) {
+    this.redirectable = options.redirectable ?? true;
+    const dynamicRegex: Array<{ prefix: string; regex: RegExp; hostRegex: RegExp | null }> = [];
+    for (const [name, route] of routes.all()) {
+      const compiled = route.compile();
+      const entry: Entry = {
+        name, route, compiled,
+        methods: route.methods,
+        schemes: route.schemes,
+        hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
+      };
+      const prefix = rtrimSlashes(compiled.staticPrefix);
+      if (compiled.pathVariables.length === 0) {
+        const host = compiled.hostVariables.length === 0 ? route.host : '';
+        const url = compiled.hasTrailingSlash ? route.path.slice(0, -1) : route.path;
+        const shadowed = dynamicRegex.some((d) =>
+          (d.prefix === '' || url.startsWith(d.prefix)) && (d.regex.test(url) || d.regex.test(url + '/')) &&
+          (host === '' || d.hostRegex === null || d.hostRegex.test(host)));
+        if (!shadowed) {
+          let bucket = this.staticRoutes.get(url);
+          if (bucket === undefined) this.staticRoutes.set(url, (bucket = []));
+          bucket.push(entry);
+          continue;
+        }
+      }
+      dynamicRegex.push({ prefix, regex: compiled.matchRegex, hostRegex: compiled.hostRegex });
+      this.index.add(this.dynamicRoutes.length, compiled.indexSegments, compiled.tailFrom);
+      this.dynamicRoutes.push(entry);
+    }
+  }
+
+  /** @inheritdoc */
+  match(pathInfo: string, context: MatchContext): MatchResult {
+    const found = this.doMatch(pathInfo, context);
+    if (found !== NO_MATCH) return found;
+    if (this.allow.length > 0) throw new MethodNotAllowedError(context.method, this.allow);
+    if (!this.redirectable) throw new ResourceNotFoundError(pathInfo);
+    let tried = pathInfo;
+    if (context.method !== 'GET' && context.method !== 'HEAD') {
+      // no redirect for other methods
+    } else if (this.allowSchemes.length > 0) {
+      const r = this.redirectScheme(tried, context);
+      if (r !== NO_MATCH) return r;
+    } else {
+      const trimmed = rtrimSlashes(pathInfo) || '/';
+      if (trimmed !== '/') {
+        tried = trimmed === pathInfo ? pathInfo + '/' : trimmed;
+        const r = this.doMatch(tried, context);
+        if (r !== NO_MATCH) return { ...r, redirect: { pathInfo: tried } };
+        if (this.allowSchemes.length > 0) {
+          const s = this.redirectScheme(tried, context);
+          if (s !== NO_MATCH) return s;
+        }
+      }
+    }
+    throw new ResourceNotFoundError(tried);
+  }
+
+  private redirectScheme(pathInfo: string, context: MatchContext): MatchResult | null {
+    const scheme = this.allowSchemes[0];
+    const r = this.doMatch(pathInfo, { ...context, scheme });
+    return r === NO_MATCH ? NO_MATCH : { ...r, redirect: { pathInfo, scheme } };
+  }
+
+  private doMatch(rawPathInfo: string, context: MatchContext): MatchResult | null {
+    this.allow = [];
+    this.allowSchemes = [];
+    const pathinfo = rawUrlDecode(rawPathInfo);
+    if (pathinfo === null) return NO_MATCH;
+    const path = pathinfo === '' ? '/' : pathinfo;
+    const trimmed = rtrimSlashes(path) || '/';
+    const method = context.method;
+    const canonical = method === 'HEAD' ? 'GET' : method;
+    const supportsRedirections = canonical === 'GET' && this.redirectable;
+
+    const bucket = this.staticRoutes.get(trimmed);
+    if (bucket !== undefined) {
+      for (let i = 0; i < bucket.length; i++) {
+        const e = bucket[i];
+        if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
+        let hostParams: Record<string, string> | undefined;
+        if (e.hostLiteral !== null) {
+          if (e.hostLiteral !== context.host) continue;
+        } else if (e.compiled.hostRegex !== null) {
+          const hm = e.compiled.hostRegex.exec(context.host);
+          if (hm === null) continue;
+          hostParams = captures(e.compiled.hostVariables, hm, 1);
+        }
+        if (path !== '/' && e.compiled.hasTrailingSlash === (trimmed === path)) {
+          if (supportsRedirections && (e.methods.length === 0 || e.methods.includes('GET'))) {
+            this.allow = [];
+            this.allowSchemes = [];
+            return NO_MATCH;
+          }
+          continue;
+        }
+        const hasScheme = e.schemes.length === 0 || e.schemes.includes(context.scheme);
+        if (hasScheme && e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
+          addUnique(this.allow, e.methods);
+          continue;
+        }
+        if (!hasScheme) {
+          addUnique(this.allowSchemes, e.schemes);
+          continue;
+        }
+        return result(e, hostParams, undefined, undefined);
+      }
+    }
+
+    const candidates = this.index.candidates(path);
+    for (let c = 0; c < candidates.length; c++) {
+      const e = this.dynamicRoutes[candidates[c]];
+      let m = e.compiled.matchRegex.exec(path);
+      if (m === null) continue;
+      if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
+      let hostParams: Record<string, string> | undefined;
+      if (e.hostLiteral !== null) {
+        if (e.hostLiteral !== context.host) continue;
+      } else if (e.compiled.hostRegex !== null) {
+        const hm = e.compiled.hostRegex.exec(context.host);
+        if (hm === null) continue;
+        hostParams = captures(e.compiled.hostVariables, hm, 1);
+      }
+      let hasTrailingVar = trimmed !== path && e.compiled.hasTrailingVar;
+      if (hasTrailingVar) {
+        const last = m[e.compiled.pathVariables.length] as string | undefined;
+        if (e.compiled.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
+          const n = e.compiled.matchRegex.exec(trimmed);
+          if (n !== null) {
+            if (e.compiled.hasTrailingSlash) m = n;
+            else hasTrailingVar = false;
+          }
+        }
+      }
+      if (path !== '/' && !hasTrailingVar && e.compiled.hasTrailingSlash === (trimmed === path)) {
+        if (supportsRedirections && (e.methods.length === 0 || e.methods.includes('GET'))) {
+          this.allow = [];
+          this.allowSchemes = [];
+          return NO_MATCH;
+        }
+        continue;
+      }
+      if (e.schemes.length > 0 && !e.schemes.includes(context.scheme)) {
+        addUnique(this.allowSchemes, e.schemes);
+        continue;
+      }
+      if (e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
+        addUnique(this.allow, e.methods);
+        continue;
+      }
+      return result(e, hostParams, e.compiled.pathVariables, m);
+    }
+    if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) throw new NoConfigurationError();
+    return NO_MATCH;
+  }
+}
+
+function addUnique(target: string[], values: readonly string[]): void {
+  for (const v of values) if (!target.includes(v)) target.push(v);
+}
+
+function captures(names: readonly string[], m: RegExpExecArray, offset: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const v = m[offset + i];
+    if (v !== undefined) out[names[i]] = v;
+  }
+  return out;
+}
+
+function result(e: Entry, hostParams: Record<string, string> | undefined, vars: readonly string[] | undefined, m: RegExpExecArray | undefined): MatchResult {
+  const params: Record<string, string | null> = { ...e.route.defaults };
+  if (hostParams !== undefined) Object.assign(params, hostParams);
+  if (vars !== undefined && m !== undefined) {
+    for (let i = 0; i < vars.length; i++) {
+      const v = m[i + 1];
+      if (v !== undefined) params[vars[i]] = v;
+    }
+  }
+  return { route: e.name, params };
+}
