@@ -10,3 +10,7 @@ export type { UrlMatcherOptions } from './matcher/UrlMatcher';
 export type { UrlMatcherInterface, MatchContext, MatchResult } from './matcher/UrlMatcherInterface';
 export * from './errors';
 export { rawUrlDecode } from './rawUrlDecode';
+export { TraceableUrlMatcher, TraceLevel } from './matcher/TraceableUrlMatcher';
+export type { Trace } from './matcher/TraceableUrlMatcher';
+export { UrlGenerator, ReferenceType, rawUrlEncode } from './generator/UrlGenerator';
+export type { UrlGeneratorInterface, ParameterValue } from './generator/UrlGenerator';

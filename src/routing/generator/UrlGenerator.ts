@@ -1,0 +1,186 @@
+import type { RouteCollection } from '../RouteCollection';
+import type { RequestContext } from '../RequestContext';
+import type { Token } from '../RouteCompiler';
+import { InvalidParameterError, MissingMandatoryParametersError, RouteNotFoundError } from '../errors';
+import { compileRegex } from '../pcre';
+
+/** How {@link UrlGenerator.generate} writes the URL (Symfony `UrlGeneratorInterface` constants). */
+export enum ReferenceType {
+  /** `http://example.com/dir/file` */
+  ABSOLUTE_URL = 0,
+  /** `/dir/file` */
+  ABSOLUTE_PATH = 1,
+  /** `../parent-file`, relative to the context's path info */
+  RELATIVE_PATH = 2,
+  /** `//example.com/dir/file` */
+  NETWORK_PATH = 3,
+}
+
+/** A parameter value; arrays and objects of extra parameters go into the query string. */
+export type ParameterValue = string | number | boolean | null | undefined | ParameterValue[] | { [k: string]: ParameterValue };
+
+/** Generates URLs from named routes (Symfony `UrlGeneratorInterface`). */
+export interface UrlGeneratorInterface {
+  /**
+   * @param name - the route name
+   * @param parameters - path and host variables; the others go into the query string
+   * @param referenceType - see {@link ReferenceType} @default ReferenceType.ABSOLUTE_PATH
+   * @returns the URL, percent-encoded
+   * @throws RouteNotFoundError when no route has that name
+   * @throws MissingMandatoryParametersError when a variable without default has no value
+   * @throws InvalidParameterError when a value breaks its variable's requirement
+   */
+  generate(name: string, parameters?: Record<string, ParameterValue>, referenceType?: ReferenceType): string;
+}
+
+const PATH_DECODED: Record<string, string> = {
+  '%2F': '/', '%252F': '%2F', '%40': '@', '%3A': ':', '%3B': ';', '%2C': ',', '%3D': '=', '%2B': '+',
+  '%21': '!', '%2A': '*', '%7C': '|',
+};
+const QUERY_DECODED: Record<string, string> = {
+  '%2F': '/', '%252F': '%2F', '%3F': '?', '%40': '@', '%3A': ':', '%21': '!', '%3B': ';', '%2C': ',', '%2A': '*',
+};
+
+function strtr(s: string, map: Record<string, string>): string {
+  const keys = Object.keys(map).sort((a, b) => b.length - a.length).map((k) => k.replace(/[%]/g, '%'));
+  return s.replace(new RegExp(keys.join('|'), 'g'), (k) => map[k]);
+}
+
+/** PHP `rawurlencode` (RFC 3986: everything but `A-Za-z0-9-_.~` is encoded). */
+export function rawUrlEncode(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+function buildQuery(params: Record<string, ParameterValue>, prefix?: string): string[] {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null || v === undefined) continue;
+    const key = prefix === undefined ? k : `${prefix}[${k}]`;
+    if (typeof v === 'object') parts.push(...buildQuery(Array.isArray(v) ? Object.fromEntries(v.map((x, i) => [String(i), x])) : v, key));
+    else parts.push(`${rawUrlEncode(key)}=${rawUrlEncode(typeof v === 'boolean' ? (v ? '1' : '0') : String(v))}`);
+  }
+  return parts;
+}
+
+function relativePath(basePath: string, targetPath: string): string {
+  if (basePath === targetPath) return '';
+  const sourceDirs = (basePath.startsWith('/') ? basePath.slice(1) : basePath).split('/');
+  const targetDirs = (targetPath.startsWith('/') ? targetPath.slice(1) : targetPath).split('/');
+  sourceDirs.pop();
+  const targetFile = targetDirs.pop() ?? '';
+  let common = 0;
+  while (common < sourceDirs.length && common < targetDirs.length && sourceDirs[common] === targetDirs[common]) common++;
+  const path = '../'.repeat(sourceDirs.length - common) + [...targetDirs.slice(common), targetFile].join('/');
+  const colon = path.indexOf(':');
+  const slash = path.indexOf('/');
+  return path === '' || path[0] === '/' || (colon !== -1 && (slash === -1 || colon < slash)) ? `./${path}` : path;
+}
+
+/**
+ * Generates URLs for the named routes of a collection (Symfony `UrlGenerator`): variables are
+ * checked against their requirements (case-insensitively, as Symfony does), trailing optional
+ * variables equal to their default are left out, extra parameters become the query string
+ * (`_fragment` the fragment), and `.`/`..` segments are encoded so a browser keeps them.
+ */
+export class UrlGenerator implements UrlGeneratorInterface {
+  private readonly requirementCache = new Map<string, RegExp>();
+
+  /**
+   * @param routes - the routing table
+   * @param context - scheme, host, ports and base URL used for absolute URLs; may be changed
+   *   between calls through {@link UrlGenerator.context}
+   */
+  constructor(private readonly routes: RouteCollection, public context: RequestContext) {}
+
+  /** @inheritdoc */
+  generate(name: string, parameters: Record<string, ParameterValue> = {}, referenceType: ReferenceType = ReferenceType.ABSOLUTE_PATH): string {
+    const route = this.routes.get(name);
+    if (route === undefined) throw new RouteNotFoundError(name);
+    const compiled = route.compile();
+    const defaults = route.defaults;
+    const merged: Record<string, ParameterValue> = { ...defaults, ...parameters };
+    const missing = compiled.variables.filter((v) => !(v in merged));
+    if (missing.length > 0) throw new MissingMandatoryParametersError(name, missing);
+
+    let url = this.render(compiled.tokens, merged, defaults, name, true);
+    if (url === '') url = '/';
+    url = strtr(rawUrlEncode(url), PATH_DECODED);
+    url = url.replace(/\/\.\.\//g, '/%2E%2E/').replace(/\/\.\//g, '/%2E/');
+    if (url.endsWith('/..')) url = url.slice(0, -2) + '%2E%2E';
+    else if (url.endsWith('/.')) url = url.slice(0, -1) + '%2E';
+
+    let scheme = this.context.scheme;
+    let host = this.context.host;
+    let type = referenceType;
+    if (route.schemes.length > 0 && !route.schemes.includes(scheme)) {
+      type = ReferenceType.ABSOLUTE_URL;
+      scheme = route.schemes[0];
+    }
+    if (compiled.hostTokens.length > 0) {
+      const routeHost = this.render(compiled.hostTokens, merged, defaults, name, false).toLowerCase();
+      if (routeHost !== host) {
+        host = routeHost;
+        if (type !== ReferenceType.ABSOLUTE_URL) type = ReferenceType.NETWORK_PATH;
+      }
+    }
+    let schemeAuthority = '';
+    if ((type === ReferenceType.ABSOLUTE_URL || type === ReferenceType.NETWORK_PATH) && (host !== '' || (scheme !== '' && scheme !== 'http' && scheme !== 'https'))) {
+      let port = '';
+      if (scheme === 'http' && this.context.httpPort !== 80) port = `:${this.context.httpPort}`;
+      else if (scheme === 'https' && this.context.httpsPort !== 443) port = `:${this.context.httpsPort}`;
+      schemeAuthority = (type === ReferenceType.NETWORK_PATH || scheme === '' ? '//' : `${scheme}://`) + host + port;
+    }
+    url = type === ReferenceType.RELATIVE_PATH ? relativePath(this.context.pathInfo, url) : schemeAuthority + this.context.baseUrl + url;
+
+    const extra: Record<string, ParameterValue> = {};
+    for (const [k, v] of Object.entries(parameters)) {
+      if (compiled.variables.includes(k)) continue;
+      if (k in defaults && String(defaults[k]) === String(v)) continue;
+      extra[k] = v;
+    }
+    let fragment = defaults._fragment ?? '';
+    if (extra._fragment !== undefined) {
+      fragment = String(extra._fragment);
+      delete extra._fragment;
+    }
+    const query = buildQuery(extra).join('&');
+    if (query !== '') url += '?' + strtr(query, QUERY_DECODED);
+    if (fragment !== '') url += '#' + strtr(rawUrlEncode(fragment), QUERY_DECODED);
+    return url;
+  }
+
+  private render(tokens: readonly Token[], merged: Record<string, ParameterValue>, defaults: Record<string, string | null>, name: string, optionalTail: boolean): string {
+    let url = '';
+    let optional = optionalTail;
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      const token = tokens[i];
+      if (token.kind === 'text') {
+        url = token.text + url;
+        optional = false;
+        continue;
+      }
+      const value = merged[token.name];
+      const hasDefault = token.name in defaults;
+      if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && String(value) !== String(defaults[token.name]))) {
+        const given = value === null || value === undefined ? '' : String(value);
+        if (!this.requirement(token.regex).test(given)) {
+          throw new InvalidParameterError(token.name, name, token.regex, given);
+        }
+        url = token.separator + given + url;
+        optional = false;
+      }
+    }
+    return url;
+  }
+
+  private requirement(source: string): RegExp {
+    let re = this.requirementCache.get(source);
+    if (re === undefined) {
+      const stripped = source.replace(/\(\?(?:=|<=|!|<!)(?:[^()\\]+|\\.|\([^()]*\))*\)/g, '');
+      const compiled = compileRegex(`^(?:${stripped})$`, 'i');
+      re = compiled instanceof Error ? /^/ : compiled;
+      this.requirementCache.set(source, re);
+    }
+    return re;
+  }
+}
