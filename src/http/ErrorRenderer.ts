@@ -1,0 +1,103 @@
+import { STATUS_CODES } from 'node:http';
+import type { Request, Response } from 'express';
+import { isHttpError } from './errors';
+import { render } from './templates';
+import { rawUrlEncode } from '../routing/generator/UrlGenerator';
+
+/** One error of a cause chain, as pages and profiles show it. */
+export interface ExceptionData {
+  class: string;
+  message: string;
+  status: number;
+  stack: string;
+  file?: string;
+  line?: number;
+}
+
+/** Options of {@link renderError}. */
+export interface ErrorRenderOptions {
+  /** Debug mode: full messages, cause chain, stack and `X-Debug-Exception` headers. */
+  debug: boolean;
+  /** The profiler token of this request, linked from the debug page. */
+  token?: string;
+  tokenLink?: string;
+}
+
+/**
+ * The HTTP status of anything thrown: an {@link HttpError}'s, or a valid `status`/`statusCode`
+ * (4xx–5xx) as Express's final handler reads it, else 500.
+ */
+export function statusOf(error: unknown): number {
+  if (isHttpError(error)) return error.status;
+  const e = error as { status?: unknown; statusCode?: unknown } | null;
+  const s = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  return s >= 400 && s <= 599 ? s : 500;
+}
+
+function frameOf(stack: string): { file?: string; line?: number } {
+  const m = /\n\s+at (?:.*?\()?(.+?):(\d+):\d+\)?/.exec(stack);
+  return m === null ? {} : { file: m[1], line: Number(m[2]) };
+}
+
+/**
+ * Flattens an error and its `cause` chain (outermost first), at most 10 deep.
+ * @returns one {@link ExceptionData} per error
+ */
+export function exceptionChain(error: unknown): ExceptionData[] {
+  const chain: ExceptionData[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && chain.length < 10) {
+    const e = current instanceof Error ? current : new Error(String(current));
+    const stack = e.stack ?? '';
+    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...frameOf(stack) });
+    current = (e as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/** The reason phrase of a status (`Not Found`), RFC 9110 §15. */
+export function reasonPhrase(status: number): string {
+  return STATUS_CODES[status] ?? 'Unknown Status';
+}
+
+/**
+ * Writes the error response (Symfony `HtmlErrorRenderer` / `SerializerErrorRenderer`):
+ * - `Accept: application/json` or `application/problem+json` get RFC 9457 problem details
+ *   (`type`, `title`, `status`, `detail`), with `Vary: Accept`;
+ * - everyone else gets HTML: in debug mode the exception page (`<message> (<code> <reason>)`,
+ *   the cause chain, the stack), otherwise a plain error page;
+ * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
+ *   `X-Debug-Exception-File`;
+ * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake).
+ * @param error - what was thrown
+ */
+export function renderError(error: unknown, req: Request, res: Response, options: ErrorRenderOptions): void {
+  const status = statusOf(error);
+  const chain = exceptionChain(error);
+  const top = chain[0];
+  const reason = reasonPhrase(status);
+  const exposeMessage = options.debug || status < 500;
+  const message = exposeMessage ? top.message : reason;
+
+  res.status(status);
+  if (isHttpError(error)) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.setHeader('Vary', 'Accept');
+  if (options.debug) {
+    res.setHeader('X-Debug-Exception', rawUrlEncode(top.message.slice(0, 2000)));
+    if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);
+  }
+
+  const accepted = req.accepts(['text/html', 'application/problem+json', 'application/json']);
+  if (accepted === 'application/json' || accepted === 'application/problem+json') {
+    const body: Record<string, unknown> = { type: 'about:blank', title: reason, status, detail: message };
+    if (options.debug) body.class = top.class;
+    if (options.token !== undefined) body.debugToken = options.token;
+    res.type(accepted === 'application/json' ? 'application/problem+json' : accepted).send(JSON.stringify(body));
+    return;
+  }
+  const html = options.debug
+    ? render('error/exception.html.njk', { message, status, reason, chain, token: options.token, tokenLink: options.tokenLink })
+    : render('error/error.html.njk', { status, reason, message: exposeMessage ? message : '' });
+  res.type('html').send(html);
+}

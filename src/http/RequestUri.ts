@@ -1,0 +1,129 @@
+import type { Request } from 'express';
+import proxyaddr from 'proxy-addr';
+import { BadRequestHttpError } from './errors';
+
+/**
+ * The parts of the request URL as Symfony's `Request` computes them: scheme, host, port, base
+ * URL and raw path info, with `X-Forwarded-Proto/Host/Port/Prefix/For` honoured only when the
+ * direct peer is a trusted proxy.
+ */
+export interface RequestUri {
+  readonly scheme: 'http' | 'https';
+  /** Lowercase, without port; IPv6 in brackets. */
+  readonly host: string;
+  readonly port: number;
+  /** `scheme://host[:port]`, the port left out when it is the scheme's default. */
+  readonly schemeAndHttpHost: string;
+  /** Mount path (and trusted `X-Forwarded-Prefix`), raw, without trailing slash. */
+  readonly baseUrl: string;
+  /** The raw path as sent (no decoding, no normalisation), relative to the base URL. */
+  readonly pathInfo: string;
+  /** The raw query string without `?`, empty when none. */
+  readonly queryString: string;
+  /** The client address (the first untrusted hop). */
+  readonly clientIp: string;
+}
+
+/** Decides whether a peer address is a trusted proxy: `(address, hopIndex) => boolean`. */
+export type TrustFunction = (address: string, hop: number) => boolean;
+
+/**
+ * @param trustedProxies - IPs, CIDRs or proxy-addr names (`loopback`, `uniquelocal`)
+ * @returns a trust function; an empty list trusts nobody
+ * @throws TypeError naming the bad entry
+ */
+export function compileTrust(trustedProxies: readonly string[]): TrustFunction {
+  if (trustedProxies.length === 0) return () => false;
+  return proxyaddr.compile([...trustedProxies]);
+}
+
+const HOST_CHARS = /(?:^\[)?[a-zA-Z0-9\-:\]_]+\.?/g;
+
+function portOf(value: string, scheme: string): number {
+  const pos = value.startsWith('[') ? value.indexOf(':', value.lastIndexOf(']')) : value.lastIndexOf(':');
+  if (pos !== -1) {
+    const raw = value.slice(pos + 1);
+    if (raw !== '' && raw !== '0') return Number.parseInt(raw, 10) || 0;
+  }
+  return scheme === 'https' ? 443 : 80;
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined) return undefined;
+  const first = v.split(',')[0].trim();
+  return first === '' ? undefined : first;
+}
+
+/** Percent-encodes bytes a client sent raw (non-ASCII, controls) and drops a fragment. */
+function normaliseTarget(url: string): string {
+  let target = url;
+  const hash = target.indexOf('#');
+  if (hash !== -1) target = target.slice(0, hash);
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x21-\x7e]/.test(target)) {
+    target = target.replace(/[^\x21-\x7e]/g, (c) => {
+      const code = c.charCodeAt(0);
+      const bytes = code <= 0xff ? [code] : [...Buffer.from(c, 'utf8')];
+      return bytes.map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
+    });
+  }
+  return target;
+}
+
+/**
+ * Computes the {@link RequestUri} of an Express request.
+ * @param req - the request (inside a mounted kernel, `req.baseUrl` is the mount path)
+ * @param trust - see {@link compileTrust}
+ * @throws BadRequestHttpError `Invalid Host "<host>".` when the host has characters RFC 952/2181
+ *   forbid (Symfony `Request::getHost()`)
+ */
+export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUri {
+  const remote = req.socket?.remoteAddress ?? '';
+  const trusted = remote !== '' && trust(remote, 0);
+  const headers = req.headers;
+
+  let scheme: 'http' | 'https' = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
+  if (trusted) {
+    const proto = firstValue(headers['x-forwarded-proto']);
+    if (proto !== undefined) scheme = ['https', 'on', 'ssl', '1'].includes(proto.toLowerCase()) ? 'https' : 'http';
+  }
+
+  const forwardedHost = trusted ? firstValue(headers['x-forwarded-host']) : undefined;
+  const forwardedPort = trusted ? firstValue(headers['x-forwarded-port']) : undefined;
+  const hostHeader = typeof headers.host === 'string' ? headers.host.trim() : '';
+  let hostSource = forwardedHost ?? hostHeader;
+  let port: number;
+  if (hostSource === '') {
+    const local = req.socket?.localAddress ?? '127.0.0.1';
+    hostSource = local.includes(':') ? `[${local.replace(/^::ffff:(?=\d+\.)/, '')}]` : local;
+    if (hostSource.startsWith('[') && /^\[\d+\.\d+\.\d+\.\d+\]$/.test(hostSource)) hostSource = hostSource.slice(1, -1);
+    port = forwardedPort !== undefined ? portOf(`0.0.0.0:${forwardedPort}`, scheme) : req.socket?.localPort ?? 80;
+  } else {
+    port = portOf(forwardedPort !== undefined ? `0.0.0.0:${forwardedPort}` : hostSource, scheme);
+  }
+  const host = hostSource.replace(/:\d+$/, '').trim().toLowerCase();
+  if (host !== '' && host.replace(HOST_CHARS, '') !== '') {
+    throw new BadRequestHttpError(`Invalid Host "${host}".`, {}, 'ERR_HTTP_INVALID_HOST');
+  }
+  const defaultPort = (scheme === 'http' && port === 80) || (scheme === 'https' && port === 443);
+  const schemeAndHttpHost = `${scheme}://${host}${defaultPort ? '' : `:${port}`}`;
+
+  let baseUrl = req.baseUrl ?? '';
+  if (trusted) {
+    const prefix = firstValue(headers['x-forwarded-prefix']);
+    if (prefix !== undefined) baseUrl = prefix.replace(/\/+$/, '') + baseUrl;
+  }
+
+  let target = normaliseTarget(req.url ?? '/');
+  if (!target.startsWith('/')) {
+    // absolute-form request-target: keep the path and query
+    const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*(.*)$/.exec(target);
+    target = m === null ? '/' + target : m[1] || '/';
+  }
+  const q = target.indexOf('?');
+  const pathInfo = (q === -1 ? target : target.slice(0, q)) || '/';
+  const queryString = q === -1 ? '' : target.slice(q + 1);
+  const clientIp = (trusted ? proxyaddr(req, trust) : remote).replace(/^::ffff:(?=\d+\.)/, '');
+  return { scheme, host, port, schemeAndHttpHost, baseUrl, pathInfo: pathInfo.startsWith('/') ? pathInfo : '/' + pathInfo, queryString, clientIp };
+}

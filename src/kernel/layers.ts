@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+/**
+ * One layer of the kernel, in the order requests cross them. `docs/ARCHITECTURE.md` says why
+ * each stands where it does. This list is the one place the order is written down.
+ */
+export interface Layer {
+  /** Name shown in the profiler's timeline. */
+  readonly name: string;
+  readonly handler: RequestHandler | ErrorRequestHandler;
+  /** Error-handling layers take `(err, req, res, next)`. */
+  readonly handlesErrors?: boolean;
+}
+
+/** The layer names, in order. Layers not configured are left out. */
+export const LAYER_ORDER = [
+  'request',        // req.kernel: URI parts, effective method
+  'profiler',       // token, X-Debug-Token headers, profile written when the response ends
+  'security-headers',
+  'cors',
+  'session',
+  'firewall',
+  'locale',
+  'time-zone',
+  'router',         // match, redirect, controller (body parsing and post-deserialization checks run per route)
+  'error',          // not found / method not allowed / exceptions rendered
+] as const;
+
+export type LayerName = (typeof LAYER_ORDER)[number];
+
+/**
+ * Sorts layers into {@link LAYER_ORDER}.
+ * @throws Error for a layer whose name is not in the order
+ */
+export function orderLayers(layers: Layer[]): Layer[] {
+  for (const l of layers) {
+    if (!(LAYER_ORDER as readonly string[]).includes(l.name)) throw new Error(`Unknown layer "${l.name}": add it to LAYER_ORDER in src/kernel/layers.ts.`);
+  }
+  return [...layers].sort((a, b) => LAYER_ORDER.indexOf(a.name as LayerName) - LAYER_ORDER.indexOf(b.name as LayerName));
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { Logger } from 'pino';
+import { RouteCollection } from '../routing/RouteCollection';
+import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
+import type { DataCollector } from '../profiler/collectors/DataCollector';
+
+/** Options of {@link createKernel}. Only `routes` is required. */
+export interface KernelOptions {
+  /** The routing table. */
+  routes: RouteCollection;
+  /** Debug mode: exception pages with stacks, `X-Debug-*` headers, the profiler. @default false */
+  debug?: boolean;
+  /** The environment name, e.g. `dev`, `test`, `prod`. @default 'dev' when debug, else 'prod' */
+  environment?: string;
+  /**
+   * Proxies whose `X-Forwarded-Proto/Host/Port/Prefix/For` are honoured: IPs, CIDRs or
+   * proxy-addr names (`loopback`). @default [] (nobody)
+   * @example ['127.0.0.1', '10.0.0.0/8']
+   */
+  trustedProxies?: string[];
+  /** Profiler settings; the profiler runs only when `debug` is true. */
+  profiler?: {
+    /** @default true (when debug is on) */
+    enabled?: boolean;
+    /** Where profiles go. @default a MemoryProfilerStorage of 1000 profiles */
+    storage?: ProfilerStorage;
+    /** Clients that may open the profiler pages: IPs, CIDRs or `loopback`. @default ['loopback'] */
+    allowedIps?: string[];
+    /** Extra data collectors. */
+    collectors?: DataCollector[];
+  };
+  /** A pino logger. @default a silent logger */
+  logger?: Logger;
+}
+
+/** {@link KernelOptions} after validation, with every default applied. Frozen. */
+export interface ResolvedKernelOptions {
+  readonly routes: RouteCollection;
+  readonly debug: boolean;
+  readonly environment: string;
+  readonly trustedProxies: readonly string[];
+  readonly profiler: {
+    readonly enabled: boolean;
+    readonly storage?: ProfilerStorage;
+    readonly allowedIps: readonly string[];
+    readonly collectors: readonly DataCollector[];
+  };
+  readonly logger?: Logger;
+}
+
+/** A bad kernel option, found at construction. The message names the option and the fix. */
+export class KernelConfigError extends Error {
+  override name = 'KernelConfigError';
+  readonly code = 'ERR_CONFIG_INVALID_OPTION' as const;
+  constructor(readonly option: string, message: string) {
+    super(`Invalid option "${option}": ${message}`);
+  }
+}
+
+const ipList = z.array(z.string().min(1));
+const schema = z.object({
+  routes: z.instanceof(RouteCollection, { message: 'expected a RouteCollection' }),
+  debug: z.boolean().optional(),
+  environment: z.string().regex(/^[a-z0-9_-]+$/i, 'expected a name like dev, test or prod').optional(),
+  trustedProxies: ipList.optional(),
+  profiler: z.object({
+    enabled: z.boolean().optional(),
+    storage: z.custom<ProfilerStorage>((v) => typeof v === 'object' && v !== null && typeof (v as ProfilerStorage).write === 'function', 'expected a ProfilerStorage').optional(),
+    allowedIps: ipList.optional(),
+    collectors: z.array(z.custom<DataCollector>((v) => typeof v === 'object' && v !== null && typeof (v as DataCollector).collect === 'function', 'expected a DataCollector')).optional(),
+  }).strict().optional(),
+  logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
+}).strict();
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) {
+    d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  }
+  return d[a.length][b.length];
+}
+
+function suggest(key: string, known: string[]): string {
+  const best = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())] as const).sort((x, y) => x[1] - y[1])[0];
+  return best !== undefined && best[1] <= 3 ? ` Did you mean "${best[0]}"?` : '';
+}
+
+/**
+ * Validates options once, at construction (fail fast), and applies defaults.
+ * @throws KernelConfigError naming the first bad option, showing the value and how to fix it
+ */
+export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOptions {
+  const parsed = schema.safeParse(options ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue.path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const key = issue.keys[0];
+      const shape = at === 'profiler' ? Object.keys(schema.shape.profiler.unwrap().shape) : Object.keys(schema.shape);
+      const option = at === '' ? key : `${at}.${key}`;
+      throw new KernelConfigError(option, `unknown option.${suggest(key, shape)}`);
+    }
+    const value = issue.path.reduce<unknown>((o, k) => (o as Record<string | number, unknown> | undefined)?.[k as string], options);
+    throw new KernelConfigError(at || 'options', `${issue.message} (got ${JSON.stringify(value) ?? String(value)}).`);
+  }
+  const o = parsed.data;
+  const debug = o.debug ?? false;
+  const trustedProxies = Object.freeze([...(o.trustedProxies ?? [])]);
+  const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);
+  return Object.freeze({
+    routes: o.routes,
+    debug,
+    environment: o.environment ?? (debug ? 'dev' : 'prod'),
+    trustedProxies,
+    profiler: Object.freeze({
+      enabled: debug && (o.profiler?.enabled ?? true),
+      storage: o.profiler?.storage,
+      allowedIps,
+      collectors: Object.freeze([...(o.profiler?.collectors ?? [])]),
+    }),
+    logger: o.logger,
+  });
+}

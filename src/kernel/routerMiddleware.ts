@@ -1,0 +1,65 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { formatMessage } from '../errors/codes';
+import { MethodNotAllowedHttpError, NotFoundHttpError } from '../http/errors';
+import { render } from '../http/templates';
+import type { RouteCollection } from '../routing/RouteCollection';
+import type { UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
+import { MethodNotAllowedError, ResourceNotFoundError } from '../routing/errors';
+import { InvalidRouteError } from '../routing/errors';
+
+/**
+ * The router layer (Symfony `RouterListener` + `RedirectController`): matches the request's raw
+ * path info, answers trailing-slash and scheme redirects with a 301 to an absolute URL that
+ * keeps the raw query string, runs the matched route's controller, and turns routing errors into
+ * HTTP errors with Symfony's exact messages:
+ * - `No route found for "GET http://host/path"` (+ ` (from "<Referer>")`) → 404, the routing
+ *   error kept as `cause`;
+ * - `No route found for "POST http://host/path": Method Not Allowed (Allow: GET, HEAD)` → 405
+ *   with `Allow`.
+ * @param matcher - the matcher
+ * @param routes - the table, to find the matched route's controller
+ */
+export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection): RequestHandler {
+  return function router(req: Request, res: Response, next: NextFunction) {
+    const uri = req.kernel.uri;
+    if (uri === undefined) return next(req.kernel.uriError);
+    const method = req.kernel.method;
+    const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
+    let match;
+    try {
+      match = matcher.match(uri.pathInfo, { method, host: uri.host, scheme: uri.scheme, pathInfo: uri.pathInfo });
+    } catch (e) {
+      if (e instanceof MethodNotAllowedError) {
+        return next(new MethodNotAllowedHttpError(e.allowedMethods, formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, e.allowedMethods.join(', ')), { cause: e }));
+      }
+      if (e instanceof ResourceNotFoundError) {
+        const referer = req.headers.referer;
+        const from = typeof referer === 'string' && referer !== '' ? ` (from "${referer}")` : '';
+        return next(new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', method, url) + from, { cause: e }));
+      }
+      return next(e);
+    }
+    req.kernel.route = match.route;
+    req.kernel.routeParams = match.params;
+    if (match.redirect !== undefined) {
+      const scheme = match.redirect.scheme ?? uri.scheme;
+      const origin = scheme === uri.scheme ? uri.schemeAndHttpHost : `${scheme}://${uri.host}`;
+      const location = `${origin}${uri.baseUrl}${match.redirect.pathInfo}${uri.queryString !== '' ? '?' + uri.queryString : ''}`;
+      res.status(301).setHeader('Location', location);
+      res.setHeader('Cache-Control', 'max-age=0, must-revalidate, private');
+      res.type('text/html; charset=utf-8').send(render('error/redirect.html.njk', { url: location }));
+      return;
+    }
+    const controller = routes.get(match.route)?.controller;
+    if (controller === undefined) return next(new InvalidRouteError(match.route, 'the route has no controller.'));
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(match.params)) if (v !== null) params[k] = v;
+    req.params = params;
+    try {
+      const out = controller(req, res, next);
+      if (out instanceof Promise) out.catch(next);
+    } catch (e) {
+      next(e);
+    }
+  };
+}

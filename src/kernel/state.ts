@@ -1,0 +1,32 @@
+import type { RequestUri } from '../http/RequestUri';
+
+/**
+ * What the kernel knows of a request, kept on `req.kernel` (Symfony's request attributes:
+ * `_route`, `_route_params`, the profiler token).
+ */
+export interface KernelRequestState {
+  /** The URI parts; undefined when the Host header was invalid (then `uriError` is set). */
+  uri?: RequestUri;
+  uriError?: unknown;
+  /** The effective method (POST with `X-HTTP-Method-Override` becomes the override). */
+  method: string;
+  /** When the kernel took the request, `performance.now()` in ms. */
+  startedAt: number;
+  /** The matched route name (`_route`). */
+  route?: string;
+  /** The matched route's parameters (`_route_params`). */
+  routeParams?: Record<string, string | null>;
+  /** The error being rendered, if any. */
+  error?: unknown;
+  /** The profiler token, when the request is profiled. */
+  token?: string;
+  /** Timeline marks: layer name, start and end in ms relative to `startedAt`. */
+  timeline: Array<{ name: string; start: number; end?: number }>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by the kernel on every request it handles. */
+    kernel: KernelRequestState;
+  }
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A profiler token: 6 lowercase hex characters from the CSPRNG (Symfony 7.2's
+ * `bin2hex(random_bytes(3))`), retried until `taken` says it is free.
+ * @param taken - tells whether a token is already used
+ * @returns the token
+ */
+export function generateToken(taken: (token: string) => boolean = () => false): string {
+  for (let i = 0; i < 64; i++) {
+    const t = randomBytes(3).toString('hex');
+    if (!taken(t)) return t;
+  }
+  throw new Error('Could not find a free profiler token after 64 tries: the store is nearly full.');
+}
+
+/** True for a well-formed token. */
+export function isToken(value: string): boolean {
+  return /^[0-9a-f]{6}$/.test(value);
+}
