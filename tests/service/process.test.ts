@@ -1,0 +1,81 @@
+/**
+ * The README's run command as a real process: `node dist/server.js` (what
+ * `npm start` runs after its build; `npm test` builds before jest runs), on a
+ * free loopback port, driven over real HTTP.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  cleanEnv,
+  freePort,
+  httpGet,
+  killIfRunning,
+  READY_LINE,
+  startProcess,
+  stopProcess,
+  type ServerProcess,
+} from './serverProcess';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const SERVER = path.join(REPO, 'dist', 'server.js');
+
+describe('node dist/server.js', () => {
+  let server: ServerProcess | undefined;
+  let port = 0;
+  let base = '';
+  let profilerLink = '';
+
+  beforeAll(async () => {
+    if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await startProcess({
+      command: process.execPath,
+      args: [SERVER],
+      cwd: REPO,
+      env: cleanEnv({ HOST: '127.0.0.1', PORT: String(port) }),
+      ready: READY_LINE,
+      timeoutMs: 20_000,
+    });
+  }, 30_000);
+
+  afterAll(() => killIfRunning(server));
+
+  test('prints its ready line with the address it listens on', () => {
+    const m = READY_LINE.exec(server!.output());
+    expect(m && m[0]).toBe(`express-kernel listening on ${base}`);
+  });
+
+  test('GET /api answers 200 with the API index as JSON', async () => {
+    const res = await httpGet(`${base}/api`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.body)).toEqual({ resource: 'api', books: '/api/books' });
+  });
+
+  test('GET /nope answers 404 with the debug headers', async () => {
+    const res = await httpGet(`${base}/nope`);
+    expect(res.status).toBe(404);
+    const exception = res.headers['x-debug-exception'];
+    expect(typeof exception).toBe('string');
+    expect(decodeURIComponent(exception as string)).toBe(`No route found for "GET ${base}/nope"`);
+    const token = res.headers['x-debug-token'];
+    expect(token).toMatch(/^[0-9a-f]{6}$/);
+    expect(res.headers['x-debug-token-link']).toBe(`${base}/_profiler/${token}`);
+    profilerLink = res.headers['x-debug-token-link'] as string;
+  });
+
+  test('the X-Debug-Token-Link opens the profile, which shows the exception (HTML-escaped)', async () => {
+    expect(profilerLink).not.toBe('');
+    const res = await httpGet(profilerLink);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    // only the quotes are escaped; the port digits stay as they are
+    expect(res.body).toContain(`No route found for &quot;GET http://127.0.0.1:${port}/nope&quot;`);
+  });
+
+  test('SIGTERM ends it with exit code 0 within 5 s', async () => {
+    const res = await stopProcess(server!, 'SIGTERM', 5_000);
+    expect({ code: res.code, signal: res.signal }).toEqual({ code: 0, signal: null });
+  });
+});
