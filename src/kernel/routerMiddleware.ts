@@ -19,6 +19,19 @@ import { InvalidRouteError } from '../routing/errors';
  * @param matcher - the matcher
  * @param routes - the table, to find the matched route's controller
  */
+/**
+ * A header value as text: Node reads header bytes as latin1, clients send UTF-8, so valid UTF-8
+ * is decoded as such.
+ */
+export function headerText(value: string | string[] | undefined): string {
+  const v = Array.isArray(value) ? value.join(', ') : value ?? '';
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\x00-\x7f]/.test(v)) return v;
+  const bytes = Buffer.from(v, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : v;
+}
+
 export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection): RequestHandler {
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel.uri;
@@ -33,8 +46,9 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
         return next(new MethodNotAllowedHttpError(e.allowedMethods, formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, e.allowedMethods.join(', ')), { cause: e }));
       }
       if (e instanceof ResourceNotFoundError) {
-        const referer = req.headers.referer;
-        const from = typeof referer === 'string' && referer !== '' ? ` (from "${referer}")` : '';
+        const referer = headerText(req.headers.referer);
+        // PHP's truthiness: an empty Referer and "0" add nothing
+        const from = referer !== '' && referer !== '0' ? ` (from "${referer}")` : '';
         return next(new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', method, url) + from, { cause: e }));
       }
       return next(e);
