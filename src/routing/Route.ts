@@ -22,11 +22,11 @@ export interface RouteOptions {
   /** Regular expression per variable (PCRE-like source, without anchors). @example { id: '\\d+' } */
   requirements?: Record<string, string>;
   /** Allowed methods, case-insensitive; empty means any. HEAD matches GET routes. @example ['GET', 'POST'] */
-  methods?: string[];
+  methods?: readonly string[];
   /** Host pattern, with `{var}` placeholders, matched case-insensitively. @example '{sub}.example.com' */
   host?: string;
   /** Allowed schemes; empty means any. @example ['https'] */
-  schemes?: string[];
+  schemes?: readonly string[];
   /** Extra condition evaluated after the path matched. */
   condition?: RouteCondition;
   /** The handler that answers a request matching this route. */
