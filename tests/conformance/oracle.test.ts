@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import express from 'express';
 import { createDemoKernel } from '../../src/demo/app';
 import { debugMessage, listen, rawRequest, type Listening } from '../helpers/http';
 
@@ -108,14 +109,26 @@ const TRUSTED_PROXIES = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 const servers: Partial<Record<Variant, Listening>> = {};
 
 beforeAll(async () => {
-  servers.default = await listen(createDemoKernel({ debug: true }));
-  servers.serializer = await listen(createDemoKernel({ debug: true }));
-  servers.trusted = await listen(createDemoKernel({ debug: true, trustedProxies: TRUSTED_PROXIES }));
+  servers.default = await listen(frontController(createDemoKernel({ debug: true })));
+  servers.serializer = await listen(frontController(createDemoKernel({ debug: true })));
+  servers.trusted = await listen(frontController(createDemoKernel({ debug: true, trustedProxies: TRUSTED_PROXIES })));
 });
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((s) => s?.close()));
 });
+
+/**
+ * The oracle runs behind PHP's front controller `public/index.php`, so `/index.php/...` reaches
+ * Symfony with base URL `/index.php`. In Express the same thing is a mount path: the kernel is
+ * mounted at `/index.php` and at `/`, as a host app would do.
+ */
+function frontController(kernel: express.Express): express.Express {
+  const host = express();
+  host.use('/index.php', kernel);
+  host.use(kernel);
+  return host;
+}
 
 function server(variant: Variant): Listening {
   const s = servers[variant];

@@ -1,0 +1,28 @@
+import { createClient } from 'redis';
+
+/** A connected node-redis client. */
+export type RedisClient = ReturnType<typeof createClient>;
+
+/**
+ * Connects to Redis (the official `redis` client). The client reconnects by itself after a
+ * failure; commands fail fast while it is down (no offline queue), so callers can answer 503.
+ * @param url - e.g. `redis://127.0.0.1:6379`
+ * @param option - the option name to blame in the error message @default 'REDIS_URL'
+ * @returns the connected client
+ * @throws Error `Invalid option "<option>": cannot connect to Redis at "<url>": <reason>`
+ */
+export async function openRedis(url: string, option = 'REDIS_URL'): Promise<RedisClient> {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+  });
+  client.on('error', () => { /* reported per command; reconnects by itself */ });
+  try {
+    await client.connect();
+  } catch (e) {
+    await client.disconnect().catch(() => undefined);
+    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${url}": ${(e as Error).message}`);
+  }
+  return client as unknown as RedisClient;
+}

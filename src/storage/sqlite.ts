@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/** An open embedded SQLite database (better-sqlite3). */
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens (and creates) an SQLite file in WAL mode, creating its folder. Several modules share one
+ * database per file: sessions, login throttling, profiles and the demo's books.
+ * @param file - a path, or `:memory:`
+ * @param option - the option name to blame in the error message @default 'sqlitePath'
+ * @returns the database
+ * @throws Error `Invalid option "<option>": cannot open SQLite database "<file>": <reason>` at
+ *   start-up, when the file cannot be opened
+ */
+export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase {
+  try {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (e) {
+    throw new Error(`Invalid option "${option}": cannot open SQLite database "${file}": ${(e as Error).message}`);
+  }
+}
