@@ -8,7 +8,7 @@ import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
-import { KernelOptions, ResolvedKernelOptions, resolveKernelOptions } from './options';
+import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
@@ -62,10 +62,13 @@ export function createKernel(options: KernelOptions): Kernel {
 
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust) },
-    { name: 'router', handler: timed('router', routerMiddleware(matcher, routes)) },
+    { name: 'router', handler: timed('router', routerMiddleware(matcher, routes, resolved.routeHandlers)) },
     { name: 'error', handler: errorHandler({ debug: resolved.debug, logger: resolved.logger }), handlesErrors: true },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });
+  for (const name of PLUGGABLE_LAYERS) {
+    for (const h of resolved.layers[name] ?? []) layers.push({ name, handler: timed(name, h) });
+  }
 
   const app = express() as unknown as Kernel;
   app.disable('x-powered-by');

@@ -33,6 +33,7 @@ export type LayerName = (typeof LAYER_ORDER)[number];
  * @throws Error for a layer whose name is not in the order
  */
 export function orderLayers(layers: Layer[]): Layer[] {
+  // Array.prototype.sort is stable: layers with the same name keep their given order
   for (const l of layers) {
     if (!(LAYER_ORDER as readonly string[]).includes(l.name)) throw new Error(`Unknown layer "${l.name}": add it to LAYER_ORDER in src/kernel/layers.ts.`);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
@@ -31,7 +32,21 @@ export interface KernelOptions {
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
+  /**
+   * Handlers for the layers in front of the router, by layer name; the kernel puts them in
+   * {@link LAYER_ORDER}. Each is usually built by its factory (`firewall(…)`, `session(…)`…).
+   */
+  layers?: Partial<Record<PluggableLayer, RequestHandler | RequestHandler[]>>;
+  /**
+   * Handlers run after a route matched and before its controller, in order: body parsing, then
+   * post-deserialization access checks. They see `req.kernel.route` and `req.kernel.routeDefinition`.
+   */
+  routeHandlers?: RequestHandler[];
 }
+
+/** The layers a caller can plug handlers into. */
+export type PluggableLayer = 'security-headers' | 'cors' | 'session' | 'firewall' | 'locale' | 'time-zone';
+export const PLUGGABLE_LAYERS: readonly PluggableLayer[] = ['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone'];
 
 /** {@link KernelOptions} after validation, with every default applied. Frozen. */
 export interface ResolvedKernelOptions {
@@ -46,6 +61,8 @@ export interface ResolvedKernelOptions {
     readonly collectors: readonly DataCollector[];
   };
   readonly logger?: Logger;
+  readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
+  readonly routeHandlers: readonly RequestHandler[];
 }
 
 /** A bad kernel option, found at construction. The message names the option and the fix. */
@@ -58,6 +75,7 @@ export class KernelConfigError extends Error {
 }
 
 const ipList = z.array(z.string().min(1));
+const handler = z.custom<RequestHandler>((v) => typeof v === 'function', 'expected an Express middleware function');
 const schema = z.object({
   routes: z.instanceof(RouteCollection, { message: 'expected a RouteCollection' }),
   debug: z.boolean().optional(),
@@ -70,6 +88,8 @@ const schema = z.object({
     collectors: z.array(z.custom<DataCollector>((v) => typeof v === 'object' && v !== null && typeof (v as DataCollector).collect === 'function', 'expected a DataCollector')).optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
+  layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
+  routeHandlers: z.array(handler).optional(),
 }).strict();
 
 function distance(a: string, b: string): number {
@@ -120,5 +140,7 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
       collectors: Object.freeze([...(o.profiler?.collectors ?? [])]),
     }),
     logger: o.logger,
+    layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),
+    routeHandlers: Object.freeze([...(o.routeHandlers ?? [])]),
   });
 }

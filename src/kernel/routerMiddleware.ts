@@ -18,6 +18,8 @@ import { InvalidRouteError } from '../routing/errors';
  *   with `Allow`.
  * @param matcher - the matcher
  * @param routes - the table, to find the matched route's controller
+ * @param routeHandlers - run after the match and before the controller (body parsing,
+ *   post-deserialization checks)
  */
 /**
  * A header value as text: Node reads header bytes as latin1, clients send UTF-8, so valid UTF-8
@@ -32,7 +34,7 @@ export function headerText(value: string | string[] | undefined): string {
   return Buffer.from(text, 'utf8').equals(bytes) ? text : v;
 }
 
-export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection): RequestHandler {
+export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection, routeHandlers: readonly RequestHandler[] = []): RequestHandler {
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel.uri;
     if (uri === undefined) return next(req.kernel.uriError);
@@ -64,16 +66,24 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
       res.type('text/html; charset=utf-8').send(render('error/redirect.html.njk', { url: location }));
       return;
     }
-    const controller = routes.get(match.route)?.controller;
+    const definition = routes.get(match.route);
+    const controller = definition?.controller;
     if (controller === undefined) return next(new InvalidRouteError(match.route, 'the route has no controller.'));
+    req.kernel.routeDefinition = definition;
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(match.params)) if (v !== null) params[k] = v;
     req.params = params;
-    try {
-      const out = controller(req, res, next);
-      if (out instanceof Promise) out.catch(next);
-    } catch (e) {
-      next(e);
-    }
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const h = i < routeHandlers.length ? routeHandlers[i++] : controller;
+      try {
+        const out = h(req, res, h === controller ? next : step);
+        if (out instanceof Promise) out.catch(next);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
   };
 }

@@ -14,6 +14,8 @@ export interface KernelRequestState {
   startedAt: number;
   /** The matched route name (`_route`). */
   route?: string;
+  /** The matched route's definition (its options carry per-route access checks). */
+  routeDefinition?: import('../routing/Route').Route;
   /** The matched route's parameters (`_route_params`). */
   routeParams?: Record<string, string | null>;
   /** The error being rendered, if any. */
