@@ -1,0 +1,61 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+/** A redis-server started for a test on a free loopback port. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (after stop), for fault tests. */
+  restart(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Starts Debian's `redis-server` (installed by `.ci/run`) bound to 127.0.0.1 with no persistence.
+ * @throws Error when redis-server is not installed or does not start within 5 s
+ */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child.on('error', () => undefined);
+    await waitForPort(port, 5000);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      const c = child;
+      if (c === undefined || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill('SIGTERM'); });
+    },
+    restart: start,
+  };
+}
