@@ -37,7 +37,7 @@ export function headerText(value: string | string[] | undefined): string {
 export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection, routeHandlers: readonly RequestHandler[] = []): RequestHandler {
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel.uri;
-    if (uri === undefined) return next(req.kernel.uriError);
+    if (uri === undefined || req.kernel.uriError !== undefined) return next(req.kernel.uriError);
     const method = req.kernel.method;
     const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
     let match;

@@ -1,0 +1,41 @@
+import { createKernel, KernelConfigError } from '../../src';
+import { RouteCollection } from '../../src/routing';
+
+describe('createKernel(options) validation', () => {
+  const routes = new RouteCollection();
+
+  test('rejects a missing routing table, naming the option', () => {
+    expect(() => createKernel({} as never)).toThrow('Invalid option "routes": expected a RouteCollection');
+  });
+
+  test('suggests the closest option for a typo', () => {
+    expect(() => createKernel({ routes, debgu: true } as never)).toThrow('Invalid option "debgu": unknown option. Did you mean "debug"?');
+  });
+
+  test('names nested options and shows the bad value', () => {
+    expect(() => createKernel({ routes, trustedProxies: [''] })).toThrow(/Invalid option "trustedProxies.0": .*\(got ""\)/);
+    expect(() => createKernel({ routes, profiler: { allowdIps: [] } } as never)).toThrow('Invalid option "profiler.allowdIps": unknown option. Did you mean "allowedIps"?');
+  });
+
+  test('throws a KernelConfigError with a stable code', () => {
+    try {
+      createKernel({ routes, debug: 'yes' } as never);
+      throw new Error('no error');
+    } catch (e) {
+      expect(e).toBeInstanceOf(KernelConfigError);
+      expect((e as KernelConfigError).code).toBe('ERR_CONFIG_INVALID_OPTION');
+      expect((e as KernelConfigError).option).toBe('debug');
+    }
+  });
+
+  test('turns the profiler off outside debug mode', () => {
+    expect(createKernel({ routes, debug: false }).profiler).toBeUndefined();
+    expect(createKernel({ routes, debug: true }).profiler).toBeDefined();
+  });
+
+  test('freezes the resolved options', () => {
+    const k = createKernel({ routes, debug: true, trustedProxies: ['10.0.0.0/8'] });
+    expect(Object.isFrozen(k.kernelOptions)).toBe(true);
+    expect(Object.isFrozen(k.kernelOptions.trustedProxies)).toBe(true);
+  });
+});
