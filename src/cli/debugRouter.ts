@@ -1,0 +1,96 @@
+import type { RouteCollection } from '../routing/RouteCollection';
+import type { CommandResult } from './result';
+import {
+  describeRouteCollectionJson,
+  describeRouteCollectionText,
+  describeRouteJson,
+  describeRouteText,
+  type NamedRoute,
+} from './descriptor';
+import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, renderThrowable } from './style';
+
+/** The formats `debug:router` can print (Symfony also has `xml` and `md`). */
+export const DEBUG_ROUTER_FORMATS = ['txt', 'json'] as const;
+
+/** The `--format` values of {@link DEBUG_ROUTER_FORMATS}. */
+export type DebugRouterFormat = (typeof DEBUG_ROUTER_FORMATS)[number];
+
+/** How `debug:router` is called; all fields are optional. */
+export interface DebugRouterOptions {
+  /**
+   * A route name. An exact name shows that route; otherwise the names containing it
+   * (ASCII case-insensitive) are looked up: one is shown, several are listed.
+   * Without a name, every route is listed. @example 'book_show'
+   */
+  name?: string;
+  /** The output format, `txt` or `json`. @default 'txt' */
+  format?: string;
+  /** Add a Controller column to the list. @default false */
+  showControllers?: boolean;
+  /** Terminal width in columns, for wrapping error messages. @default 80 */
+  terminalWidth?: number;
+}
+
+/** The usage line shown under an error, in Symfony's synopsis notation. */
+export const DEBUG_ROUTER_SYNOPSIS = 'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]';
+
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+function failure(message: string, width: number): CommandResult {
+  return { output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width), exitCode: 1, stream: 'stderr' };
+}
+
+function isFormat(format: string): format is DebugRouterFormat {
+  return (DEBUG_ROUTER_FORMATS as readonly string[]).includes(format);
+}
+
+function describeList(routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean): string {
+  if (format === 'json') return describeRouteCollectionJson(routes);
+  const io = new ConsoleStyle();
+  io.table(describeRouteCollectionText(routes, showControllers));
+  return io.toString();
+}
+
+/**
+ * The `debug:router [name]` console command (Symfony FrameworkBundle `RouterDebugCommand`, with
+ * `TextDescriptor` and `JsonDescriptor`), run non-interactively:
+ * - without a name: the route list, columns Name | Method | Scheme | Host | Path (and Controller
+ *   with `showControllers`), `ANY` for empty methods, schemes or host, followed by a blank line;
+ * - with the name of a route: its single-route view (see `describeRouteText`);
+ * - with part of a name: the only route whose name contains it, or the list of those that do;
+ * - otherwise: the error `The route "<name>" does not exist.` on stderr, exit code 1.
+ *
+ * An unsupported format gives `Unsupported format "<format>".` the same way (checked after the
+ * name, as Symfony's `DescriptorHelper` does).
+ *
+ * @param routes - the routing table
+ * @param options - see {@link DebugRouterOptions}
+ * @returns `{ output, exitCode, stream }`: the text, 0 or 1, and `stdout` or (for an error) `stderr`
+ * @throws InvalidRouteError when a route to describe does not compile
+ */
+export function debugRouter(routes: RouteCollection, options: DebugRouterOptions = {}): CommandResult {
+  const format = options.format ?? 'txt';
+  const width = options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH;
+  const showControllers = options.showControllers ?? false;
+  const all: NamedRoute[] = routes.all();
+  let name = options.name;
+
+  if (name === undefined || name === '') {
+    if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
+    return { output: describeList(all, format, showControllers), exitCode: 0, stream: 'stdout' };
+  }
+
+  let route = routes.get(name);
+  const needle = asciiLower(name);
+  const matching = all.filter(([n]) => asciiLower(n).includes(needle));
+  if (route === undefined && matching.length > 1) {
+    if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
+    return { output: describeList(matching, format, showControllers), exitCode: 0, stream: 'stdout' };
+  }
+  if (route === undefined && matching.length === 1) [name, route] = matching[0];
+  if (route === undefined) return failure(`The route "${name}" does not exist.`, width);
+  if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
+
+  const output = format === 'json' ? describeRouteJson(route) : describeRouteText(name, route);
+  return { output, exitCode: 0, stream: 'stdout' };
+}

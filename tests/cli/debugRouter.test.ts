@@ -1,0 +1,135 @@
+import { debugRouter } from '../../src/cli/debugRouter';
+import { createDemoRoutes } from '../../src/demo/routes';
+import { Route, RouteCollection } from '../../src/routing';
+
+// Layout, blank lines and messages were compared with `php bin/console debug:router …` of the
+// Symfony 5.4 reference app (/work/shared/oracle), which lists the same twelve routes after the
+// profiler's.
+
+describe('debugRouter(routes, options)', () => {
+  const routes = createDemoRoutes();
+
+  describe('without a name', () => {
+    it('lists all 12 demo routes in matching order with their methods, then a blank line', () => {
+      expect(debugRouter(routes)).toEqual({
+        output: [
+          ' ----------------- ----------- -------- ------ ------------------ ',
+          '  Name              Method      Scheme   Host   Path              ',
+          ' ----------------- ----------- -------- ------ ------------------ ',
+          '  home              GET         ANY      ANY    /                 ',
+          '  api_entrypoint    GET         ANY      ANY    /api              ',
+          '  book_list         GET         ANY      ANY    /api/books        ',
+          '  book_create       POST        ANY      ANY    /api/books        ',
+          '  book_show         GET         ANY      ANY    /api/books/{id}   ',
+          '  book_update       PUT|PATCH   ANY      ANY    /api/books/{id}   ',
+          '  book_delete       DELETE      ANY      ANY    /api/books/{id}   ',
+          '  hello_slash       GET         ANY      ANY    /hello/           ',
+          '  plain             GET         ANY      ANY    /plain            ',
+          '  localized_about   GET         ANY      ANY    /{_locale}/about  ',
+          '  admin_dashboard   GET         ANY      ANY    /admin            ',
+          '  boom              GET         ANY      ANY    /boom             ',
+          ' ----------------- ----------- -------- ------ ------------------ ',
+          '',
+          '',
+        ].join('\n'),
+        exitCode: 0,
+        stream: 'stdout',
+      });
+    });
+
+    it('adds the Controller column with showControllers', () => {
+      const lines = debugRouter(routes, { showControllers: true }).output.split('\n');
+      expect(lines[1]).toMatch(/ Path +Controller +$/);
+      expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +Closure\(\) +$/);
+    });
+
+    it('lists in priority order, ANY for empty methods, schemes and host', () => {
+      const table = new RouteCollection()
+        .add('low', new Route('/low'))
+        .add('high', new Route('/high', { host: 'example.com', schemes: ['https', 'http'] }), 10);
+      expect(debugRouter(table).output.split('\n').slice(3, 5)).toEqual([
+        '  high   ANY      https|http   example.com   /high  ',
+        '  low    ANY      ANY          ANY           /low   ',
+      ]);
+    });
+
+    it('prints the JSON collection keyed by name with --format json', () => {
+      const { output, exitCode } = debugRouter(routes, { format: 'json' });
+      expect(exitCode).toBe(0);
+      const data = JSON.parse(output) as Record<string, { path: string; method: string }>;
+      expect(Object.keys(data)).toEqual([...routes.all()].map(([n]) => n));
+      expect(data.book_update).toMatchObject({ path: '/api/books/{id}', method: 'PUT|PATCH' });
+      expect(output).toContain('"path": "\\/api\\/books\\/{id}"');
+    });
+  });
+
+  describe('with a name', () => {
+    it('shows the single-route view of book_show with Requirements id: \\d+', () => {
+      const { output, exitCode } = debugRouter(routes, { name: 'book_show' });
+      expect(exitCode).toBe(0);
+      expect(output.split('\n')).toEqual([
+        '+--------------+---------------------------+',
+        '| Property     | Value                     |',
+        '+--------------+---------------------------+',
+        '| Route Name   | book_show                 |',
+        '| Path         | /api/books/{id}           |',
+        '| Path Regex   | /^\\/api\\/books\\/(\\d+)$/su |',
+        '| Host         | ANY                       |',
+        '| Host Regex   |                           |',
+        '| Scheme       | ANY                       |',
+        '| Method       | GET                       |',
+        '| Requirements | id: \\d+                   |',
+        '| Class        | Route                     |',
+        '| Defaults     | _controller: Closure()    |',
+        '| Options      | NONE                      |',
+        '+--------------+---------------------------+',
+        '',
+      ]);
+    });
+
+    it('shows NO CUSTOM for a route without requirements', () => {
+      expect(debugRouter(routes, { name: 'home' }).output).toMatch(/^\| Requirements \| NO CUSTOM +\|$/m);
+    });
+
+    it('fails with `The route "x" does not exist.` on stderr and exit code 1 for an unknown name', () => {
+      const result = debugRouter(routes, { name: 'x' });
+      expect(result.exitCode).toBe(1);
+      expect(result.stream).toBe('stderr');
+      expect(result.output).toBe([
+        '',
+        '                                 ',
+        '  The route "x" does not exist.  ',
+        '                                 ',
+        '',
+        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]',
+        '',
+        '',
+      ].join('\n'));
+    });
+
+    it('shows the only route whose name contains the text, case-insensitively (non-interactive choice)', () => {
+      expect(debugRouter(routes, { name: 'SHOW' }).output).toContain('| Route Name   | book_show                 |');
+    });
+
+    it('lists the routes whose names contain the text when there are several', () => {
+      const lines = debugRouter(routes, { name: 'book' }).output.split('\n');
+      expect(lines.filter((l) => l.startsWith('  book_')).map((l) => l.trim().split(/ +/)[0]))
+        .toEqual(['book_list', 'book_create', 'book_show', 'book_update', 'book_delete']);
+    });
+
+    it('prints getRouteData() as JSON with --format json', () => {
+      const data = JSON.parse(debugRouter(routes, { name: 'book_show', format: 'json' }).output) as Record<string, unknown>;
+      expect(data).toMatchObject({ path: '/api/books/{id}', method: 'GET', requirements: { id: '\\d+' }, options: [] });
+    });
+  });
+
+  it('fails with `Unsupported format "xml".` for a format other than txt and json', () => {
+    const result = debugRouter(routes, { format: 'xml' });
+    expect(result).toMatchObject({ exitCode: 1, stream: 'stderr' });
+    expect(result.output).toContain('  Unsupported format "xml".  ');
+  });
+
+  it('reports an unknown name before an unsupported format, as Symfony does', () => {
+    expect(debugRouter(routes, { name: 'nosuch', format: 'xml' }).output).toContain('The route "nosuch" does not exist.');
+  });
+});
