@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   ERR_HTTP_INTERNAL: { status: 500, template: '%s' },
   ERR_PROFILER_PANEL_NOT_FOUND: { status: 404, template: 'Panel "%s" is not available for token "%s".' },
   ERR_CONFIG_INVALID_OPTION: { status: undefined, template: 'Invalid option "%s": %s' },
+  ERR_CLI_ROUTES_MODULE: { status: undefined, template: 'Cannot load routes from "%s": %s' },
 } as const;
 
 /** Every stable error code, as a string union. */
