@@ -1,0 +1,147 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type {} from 'express-session';
+import { KernelConfigError } from '../kernel/options';
+import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
+
+/** Where a request's locale came from, in order of precedence. */
+export type LocaleSource = 'route' | 'session' | 'header' | 'default';
+
+/** What the locale layer decided, kept on `req.localeInfo` for the profiler. */
+export interface LocaleInfo {
+  /** The locale as configured in `enabledLocales`, e.g. `fr` or `pt_BR`. */
+  readonly locale: string;
+  readonly source: LocaleSource;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /**
+     * The request's locale (Symfony `Request::getLocale()`), one of the enabled locales, set by
+     * {@link localeLayer} and made final by {@link routeLocale} (undefined without the layer).
+     */
+    locale: string;
+    /** How the locale layer chose `req.locale`. */
+    localeInfo?: LocaleInfo;
+  }
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The user's chosen locale, read by {@link localeLayer} (Symfony's `_locale` session key). */
+    locale?: string;
+  }
+}
+
+/** Options of {@link localeLayer}. All optional. */
+export interface LocaleOptions {
+  /**
+   * The locale when no source gives an enabled one (Symfony `framework.default_locale`).
+   * Must be one of `enabledLocales`.
+   * @default 'en'
+   */
+  defaultLocale?: string;
+  /**
+   * The locales the application speaks (Symfony `framework.enabled_locales`), `fr` or `fr_FR`.
+   * @default [defaultLocale]
+   * @example ['en', 'fr', 'de']
+   */
+  enabledLocales?: readonly string[];
+}
+
+/** {@link LocaleOptions} validated, with defaults applied. Frozen. */
+export interface ResolvedLocaleOptions {
+  readonly defaultLocale: string;
+  readonly enabledLocales: readonly string[];
+}
+
+/** What the layer leaves on the request for {@link routeLocale}. */
+export interface LocaleContext {
+  readonly options: ResolvedLocaleOptions;
+  /** Each enabled locale's BCP 47 tag, for `Content-Language` (`fr_FR` → `fr-FR`). */
+  readonly tags: ReadonlyMap<string, string>;
+  /** The enabled locale a route's `_locale` value names (`fr-fr` finds `fr_FR`), if any. */
+  enabled(value: string): string | undefined;
+}
+
+/** Where {@link localeLayer} keeps its {@link LocaleContext} on the request. */
+export const LOCALE_CONTEXT: unique symbol = Symbol('express-kernel.locale');
+
+/** Reads the {@link LocaleContext} the locale layer left on `req`, if it ran. */
+export function localeContextOf(req: Request): LocaleContext | undefined {
+  return (req as unknown as { [LOCALE_CONTEXT]?: LocaleContext })[LOCALE_CONTEXT];
+}
+
+/**
+ * Sets the final locale on the request and the `Content-Language` header (BCP 47, `fr-FR` for
+ * `fr_FR`) when the response has not started.
+ */
+export function applyLocale(req: Request, res: Response, context: LocaleContext, info: LocaleInfo): void {
+  req.locale = info.locale;
+  req.localeInfo = Object.freeze(info);
+  if (!res.headersSent) res.setHeader('Content-Language', context.tags.get(info.locale) ?? info.locale);
+}
+
+/**
+ * Validates {@link LocaleOptions} (fail fast, at construction).
+ * @throws KernelConfigError `Invalid option "locale.<name>": …` naming the option and value
+ */
+export function resolveLocaleOptions(options: LocaleOptions = {}): ResolvedLocaleOptions {
+  const defaultLocale = options.defaultLocale ?? 'en';
+  const enabledLocales = options.enabledLocales ?? [defaultLocale];
+  if (!Array.isArray(enabledLocales) || enabledLocales.length === 0) {
+    throw new KernelConfigError('locale.enabledLocales', `expected a non-empty list of locales such as ["en", "fr"] (got ${JSON.stringify(enabledLocales)}).`);
+  }
+  enabledLocales.forEach((locale: unknown, i) => {
+    let ok = typeof locale === 'string' && locale !== 'und';
+    try {
+      if (ok) toLanguageTag(locale as string);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new KernelConfigError(`locale.enabledLocales[${i}]`, `expected a locale such as "fr" or "fr_FR" (got ${JSON.stringify(locale)}).`);
+  });
+  if (!enabledLocales.includes(defaultLocale)) {
+    throw new KernelConfigError('locale.defaultLocale', `expected one of the enabled locales ${JSON.stringify(enabledLocales)} (got ${JSON.stringify(defaultLocale)}); add it to enabledLocales.`);
+  }
+  return Object.freeze({ defaultLocale, enabledLocales: Object.freeze([...enabledLocales]) });
+}
+
+/**
+ * The locale layer (Symfony `LocaleListener`): sets `req.locale`, `req.localeInfo` and the
+ * `Content-Language` header from, in order,
+ * 1. the route's `_locale` parameter: known only after the match, so this layer sets a
+ *    provisional locale and {@link routeLocale}, run by the kernel between the match and the
+ *    controller, makes it final;
+ * 2. the session's `locale` (`req.session.locale`, when a session layer runs; reading it creates
+ *    no session and sets no cookie);
+ * 3. `Accept-Language`, negotiated against the enabled locales (malformed values are ignored);
+ * 4. the default locale.
+ * Values from the route and the session count only when they name an enabled locale.
+ * @param options - see {@link LocaleOptions}; validated here, once
+ * @returns the layer, for `createKernel({ layers: { locale: … } })`
+ * @throws KernelConfigError for a bad option, at construction
+ */
+export function localeLayer(options: LocaleOptions = {}): RequestHandler {
+  const resolved = resolveLocaleOptions(options);
+  const tags = new Map(resolved.enabledLocales.map((l) => [l, toLanguageTag(l)]));
+  const byTag = new Map(resolved.enabledLocales.map((l) => [toLanguageTag(l).toLowerCase(), l]));
+  const negotiate: LocaleNegotiator = createLocaleNegotiator(resolved.enabledLocales);
+  const context: LocaleContext = Object.freeze({
+    options: resolved,
+    tags,
+    enabled(value: string): string | undefined {
+      return resolved.enabledLocales.includes(value) ? value : byTag.get(value.replace(/_/g, '-').toLowerCase());
+    },
+  });
+  return function locale(req: Request, res: Response, next: NextFunction) {
+    (req as unknown as { [LOCALE_CONTEXT]: LocaleContext })[LOCALE_CONTEXT] = context;
+    const stored = (req as { session?: { locale?: unknown } }).session?.locale;
+    const fromSession = typeof stored === 'string' ? context.enabled(stored) : undefined;
+    const fromHeader = fromSession === undefined ? negotiate(req.headers['accept-language']) : undefined;
+    if (fromSession !== undefined) applyLocale(req, res, context, { locale: fromSession, source: 'session' });
+    else if (fromHeader !== undefined) applyLocale(req, res, context, { locale: fromHeader, source: 'header' });
+    else applyLocale(req, res, context, { locale: resolved.defaultLocale, source: 'default' });
+    if (fromSession === undefined) res.vary('Accept-Language');
+    next();
+  };
+}
