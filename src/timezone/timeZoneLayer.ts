@@ -1,0 +1,144 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type {} from 'express-session';
+import { BadRequestHttpError } from '../http/errors';
+import { KernelConfigError } from '../kernel/options';
+import { headerText } from '../kernel/routerMiddleware';
+import { canonicalTimeZone } from './timeZones';
+
+/** Where a request's time zone came from, in order of precedence. */
+export type TimeZoneSource = 'user' | 'session' | 'header' | 'cookie' | 'default';
+
+/** What the time zone layer decided, kept on `req.timeZoneInfo` for the profiler. */
+export interface TimeZoneInfo {
+  /** The IANA name as Intl lists it, e.g. `Europe/Paris` (an alias such as `Asia/Kolkata` becomes the listed `Asia/Calcutta` on Node 20). */
+  readonly timeZone: string;
+  readonly source: TimeZoneSource;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request's IANA time zone, set by {@link timeZoneLayer} (undefined without that layer). */
+    timeZone: string;
+    /** How {@link timeZoneLayer} chose `req.timeZone`. */
+    timeZoneInfo?: TimeZoneInfo;
+  }
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The user's IANA time zone, read by {@link timeZoneLayer}. */
+    timeZone?: string;
+  }
+}
+
+/** Options of {@link timeZoneLayer}. All optional. */
+export interface TimeZoneOptions {
+  /**
+   * The zone when no source gives a valid one: an IANA name or `UTC`.
+   * @default 'UTC'
+   * @example 'Europe/Paris'
+   */
+  default?: string;
+  /**
+   * The signed-in user's preference, asked first; an invalid or empty answer is ignored (the
+   * next source decides). Runs after the firewall, so `req.user` is known.
+   * @example (req) => req.user?.timeZone
+   */
+  userPreference?: (req: Request) => string | null | undefined;
+  /**
+   * The cookie read after the `Time-Zone` header; an invalid value in it is ignored.
+   * @default 'tz'
+   */
+  cookieName?: string;
+}
+
+/** {@link TimeZoneOptions} validated, with defaults applied. Frozen. */
+export interface ResolvedTimeZoneOptions {
+  readonly default: string;
+  readonly userPreference?: (req: Request) => string | null | undefined;
+  readonly cookieName: string;
+}
+
+const KNOWN_OPTIONS = ['default', 'userPreference', 'cookieName'];
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Validates {@link TimeZoneOptions} (fail fast, at construction).
+ * @throws KernelConfigError `Invalid option "timeZone.<name>": …` naming the option and value
+ */
+export function resolveTimeZoneOptions(options: TimeZoneOptions = {}): ResolvedTimeZoneOptions {
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) throw new KernelConfigError(`timeZone.${key}`, `unknown option; expected one of ${KNOWN_OPTIONS.join(', ')}.`);
+  }
+  const zone = canonicalTimeZone(options.default ?? 'UTC');
+  if (zone === undefined) {
+    throw new KernelConfigError('timeZone.default', `expected an IANA time zone such as "Europe/Paris" or "UTC" (got ${JSON.stringify(options.default)}).`);
+  }
+  if (options.userPreference !== undefined && typeof options.userPreference !== 'function') {
+    throw new KernelConfigError('timeZone.userPreference', `expected a function (req) => string | undefined (got ${typeof options.userPreference}).`);
+  }
+  const cookieName = options.cookieName ?? 'tz';
+  if (typeof cookieName !== 'string' || !COOKIE_NAME.test(cookieName)) {
+    throw new KernelConfigError('timeZone.cookieName', `expected a cookie name (an RFC 6265 token) (got ${JSON.stringify(cookieName)}).`);
+  }
+  return Object.freeze({ default: zone, userPreference: options.userPreference, cookieName });
+}
+
+/** The value of cookie `name` in a `Cookie` header, percent-decoded; undefined when absent or undecodable. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    const raw = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The time zone layer: sets `req.timeZone` (an IANA name) and `req.timeZoneInfo` from, in order,
+ * 1. the user's preference (`options.userPreference(req)`, e.g. `req.user?.timeZone`),
+ * 2. the session (`req.session.timeZone`, when a session layer runs; never creates a session),
+ * 3. the `Time-Zone` request header: a non-standard header carrying one IANA time zone name,
+ *    case-sensitive, as `Intl.supportedValuesOf('timeZone')` lists it or an IANA alias of a
+ *    listed zone, or `UTC` (e.g. `Time-Zone: Europe/Paris`); a browser client sends
+ *    `Intl.DateTimeFormat().resolvedOptions().timeZone`,
+ * 4. the `tz` cookie (see `cookieName`),
+ * 5. the default.
+ * Every value is checked with {@link canonicalTimeZone} and `req.timeZone` is always a listed
+ * name. Invalid values from the user, the session and the cookie are ignored; an invalid
+ * `Time-Zone` header is a client error whichever source wins.
+ * @param options - see {@link TimeZoneOptions}; validated here, once
+ * @returns the layer, for `createKernel({ layers: { 'time-zone': … } })`
+ * @throws KernelConfigError for a bad option, at construction
+ * @remarks Per request it passes `next(BadRequestHttpError)`: 400
+ *   `Invalid time zone "<value>" in the Time-Zone header.`
+ */
+export function timeZoneLayer(options: TimeZoneOptions = {}): RequestHandler {
+  const o = resolveTimeZoneOptions(options);
+  return function timeZone(req: Request, _res: Response, next: NextFunction) {
+    const raw = req.headers['time-zone'];
+    const header = raw === undefined ? '' : headerText(raw).trim();
+    const fromHeader = canonicalTimeZone(header);
+    if (header !== '' && fromHeader === undefined) {
+      return next(new BadRequestHttpError(`Invalid time zone "${header}" in the Time-Zone header.`));
+    }
+    let info: TimeZoneInfo;
+    const preferred = canonicalTimeZone(o.userPreference?.(req));
+    const stored = canonicalTimeZone((req as { session?: { timeZone?: unknown } }).session?.timeZone);
+    const cookie = canonicalTimeZone(cookieValue(req.headers.cookie, o.cookieName));
+    if (preferred !== undefined) info = { timeZone: preferred, source: 'user' };
+    else if (stored !== undefined) info = { timeZone: stored, source: 'session' };
+    else if (fromHeader !== undefined) info = { timeZone: fromHeader, source: 'header' };
+    else if (cookie !== undefined) info = { timeZone: cookie, source: 'cookie' };
+    else info = { timeZone: o.default, source: 'default' };
+    req.timeZone = info.timeZone;
+    req.timeZoneInfo = Object.freeze(info);
+    next();
+  };
+}
