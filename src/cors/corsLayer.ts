@@ -1,0 +1,74 @@
+import cors from 'cors';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { CorsOptions, CorsRule, resolveCorsOptions } from './options';
+import { isOriginAllowed } from './origins';
+
+/** What the CORS layer decided for a request, kept on `req.cors` for the profiler. */
+export interface CorsDecision {
+  /** The `Origin` header, or null when the request had none (not a CORS request). */
+  readonly origin: string | null;
+  /** Whether CORS headers were granted (a rule matched the path and listed the origin). */
+  readonly allowed: boolean;
+  /** Whether it was a preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`. */
+  readonly preflight: boolean;
+  /** The `paths` key whose rule applied, or null when none matched the path. */
+  readonly rule: string | null;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by {@link corsLayer} on every request it sees. */
+    cors?: CorsDecision;
+  }
+}
+
+/** Lets the `cors` package treat a plain `OPTIONS` as the actual request it is, not a preflight. */
+function asActualRequest(req: Request): Request {
+  return Object.create(req, { method: { value: 'GET' } }) as Request;
+}
+
+/**
+ * The CORS layer (NelmioCorsBundle's `CorsListener`), built on the `cors` package with settings
+ * per path prefix:
+ * - a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) on a configured
+ *   path is answered here, before the firewall: 204 with `Access-Control-Allow-Origin` (the
+ *   origin echoed, with `Vary: Origin`), `-Allow-Methods`, `-Allow-Headers`, `-Max-Age` and
+ *   `-Allow-Credentials` when the origin is allowed; 204 with no CORS header when it is not;
+ * - any other request from an allowed origin goes on with `Access-Control-Allow-Origin`,
+ *   `-Expose-Headers` and `-Allow-Credentials` set, so they are on every answer, 404s included;
+ * - a disallowed origin gets no CORS header; a plain `OPTIONS` (no preflight headers) goes on
+ *   to the routing table, which answers 405 with `Allow` when no route takes `OPTIONS`.
+ * The decision is recorded on `req.cors` ({@link CorsDecision}).
+ * @param options - see {@link CorsOptions}; validated here, once
+ * @returns the layer, for `createKernel({ layers: { cors: … } })`
+ * @throws KernelConfigError for a bad option, at construction
+ */
+export function corsLayer(options: CorsOptions): RequestHandler {
+  const { rules } = resolveCorsOptions(options);
+  const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler } => ({ rule, handler: cors({
+    origin: true, // echo: only called for origins the rule allows
+    credentials: rule.credentials,
+    exposedHeaders: [...rule.exposedHeaders],
+    maxAge: rule.maxAge,
+    methods: [...rule.methods],
+    allowedHeaders: rule.allowedHeaders === '*' ? undefined : [...rule.allowedHeaders],
+    preflightContinue: false,
+    optionsSuccessStatus: 204,
+  }) }));
+
+  return function corsHandler(req: Request, res: Response, next: NextFunction) {
+    const header = req.headers.origin;
+    const origin = typeof header === 'string' && header !== '' ? header : null;
+    const preflight = req.method === 'OPTIONS' && origin !== null && req.headers['access-control-request-method'] !== undefined;
+    const pathInfo = req.kernel?.uri?.pathInfo ?? req.path;
+    const entry = compiled.find((c) => c.rule.pathPattern.test(pathInfo));
+    const allowed = entry !== undefined && origin !== null && isOriginAllowed(origin, entry.rule.origins);
+    req.cors = Object.freeze({ origin, allowed, preflight, rule: entry?.rule.path ?? null });
+    if (entry === undefined || origin === null) return next();
+    res.vary('Origin');
+    if (allowed) return entry.handler(req.method === 'OPTIONS' && !preflight ? asActualRequest(req) : req, res, next);
+    if (!preflight) return next();
+    res.status(204).setHeader('Content-Length', '0');
+    res.end();
+  };
+}
