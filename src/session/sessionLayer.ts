@@ -1,0 +1,144 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import session, { Store } from 'express-session';
+import { RedisStore } from 'connect-redis';
+import { KernelConfigError } from '../kernel/options';
+import { openSqlite } from '../storage/sqlite';
+import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
+import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
+import { SqliteSessionStore } from './SqliteSessionStore';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** True when the session store failed or is down for this request; `req.session` is then absent. */
+    sessionUnavailable?: boolean;
+    /** The session as the profiler shows it (ID hashed, secrets redacted), computed when read. */
+    sessionInfo?: SessionInfo;
+  }
+}
+
+/** The layer {@link sessionLayer} returns: a request handler plus its store. */
+export interface SessionLayer extends RequestHandler {
+  /** The express-session store. */
+  readonly store: Store;
+  readonly storeName: SessionStoreName;
+  /** Whether the store can serve requests now (SQLite open, Redis client ready). */
+  isAvailable(): boolean;
+  /** Stops pruning and closes the SQLite database the layer opened; a Redis client is the caller's to close. */
+  close(): Promise<void>;
+}
+
+interface OpenStore {
+  store: Store;
+  available(): boolean;
+  close(): void;
+}
+
+function openStore(o: ResolvedSessionOptions): OpenStore {
+  if (o.store === 'memory') return { store: new session.MemoryStore(), available: () => true, close: () => undefined };
+  if (o.store === 'redis') {
+    const client = o.redis!;
+    return { store: new RedisStore({ client, prefix: o.redisPrefix, ttl: o.ttlSeconds }), available: () => client.isReady, close: () => undefined };
+  }
+  let db;
+  try {
+    db = openSqlite(o.sqlitePath, 'session.sqlitePath');
+  } catch (e) {
+    throw new KernelConfigError('session.sqlitePath', (e as Error).message.replace(/^Invalid option "[^"]*": /, ''));
+  }
+  try {
+    const store = new SqliteSessionStore({ db, ttlSeconds: o.ttlSeconds, pruneIntervalSeconds: o.pruneIntervalSeconds });
+    return { store, available: () => db.open, close: () => { store.stop(); db.close(); } };
+  } catch (e) {
+    db.close();
+    throw new KernelConfigError('session.sqlitePath', `cannot use SQLite database "${o.sqlitePath}": ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The session layer (Symfony's session with `NativeSessionStorage`), built on express-session:
+ * - the store is embedded SQLite by default ({@link SqliteSessionStore}: sessions survive a
+ *   restart, expired ones are pruned), Redis when a client is given (connect-redis; several
+ *   instances share sessions), MemoryStore only in the `test` environment;
+ * - the cookie (`EKSESSID`) is HttpOnly, SameSite=Lax, and Secure when the request is HTTPS as
+ *   the kernel sees it (`req.kernel.uri.scheme`, which honours `X-Forwarded-Proto` from trusted
+ *   proxies only): the layer sets `req.secure` from it, so express-session's `secure: 'auto'`
+ *   agrees with the kernel;
+ * - a request that never writes to the session gets no cookie and no stored session
+ *   (`saveUninitialized: false`, `resave: false`, `rolling: false`);
+ * - store failures are not fatal: when the store is down or a read fails, the request goes on
+ *   without `req.session` and with `req.sessionUnavailable = true`; code that needs the session
+ *   calls `requireSession(req)`, which throws a 503. A write that fails after the response has
+ *   started is logged and the session change is lost.
+ * `req.sessionInfo` describes the session for the profiler ({@link SessionInfo}).
+ * @param options - see {@link SessionOptions}; validated here, once
+ * @returns the layer, for `createKernel({ layers: { session: … } })`
+ * @throws KernelConfigError for a bad option, e.g. `Invalid option "session.sqlitePath": cannot
+ *   open SQLite database "<file>": <reason>` when the store cannot be opened at start-up
+ */
+export function sessionLayer(options: SessionOptions): SessionLayer {
+  const o = resolveSessionOptions(options);
+  const { store, available, close } = openStore(o);
+  const loaded = new WeakSet<object>();
+  const createSession = store.createSession.bind(store);
+  store.createSession = (req, data) => {
+    loaded.add(req);
+    return createSession(req, data);
+  };
+  const middleware = session({
+    name: o.name,
+    secret: [...o.secrets],
+    store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    unset: 'keep',
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: 'auto',
+      path: o.cookiePath,
+      domain: o.cookieDomain,
+      maxAge: o.cookieLifetimeSeconds === undefined ? undefined : o.cookieLifetimeSeconds * 1000,
+    },
+  });
+
+  const handler = function sessionHandler(req: Request, res: Response, next: NextFunction) {
+    const uri = req.kernel?.uri;
+    Object.defineProperty(req, 'secure', { value: uri !== undefined ? uri.scheme === 'https' : req.secure, configurable: true, enumerable: true, writable: true });
+    req.sessionUnavailable = false;
+    Object.defineProperty(req, 'sessionInfo', {
+      configurable: true,
+      enumerable: true,
+      get: () => describeSession((req as { session?: object }).session as Record<string, unknown> | undefined, req.sessionID, o.store, loaded.has(req), req.sessionUnavailable === true),
+    });
+    const unavailable = (err: unknown, when: string): void => {
+      req.sessionUnavailable = true;
+      o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
+    };
+    if (!available()) {
+      unavailable(undefined, 'before the request (not connected); continuing without a session');
+      return next();
+    }
+    let called = false;
+    middleware(req, res, (err?: unknown) => {
+      if (called) {
+        // express-session reports save, touch and destroy errors after the response started
+        if (err !== undefined && err !== null) unavailable(err, 'after the response; the session change is lost');
+        return;
+      }
+      called = true;
+      if (err !== undefined && err !== null) {
+        unavailable(err, 'while loading the session; continuing without a session');
+        delete (req as { session?: unknown }).session;
+      }
+      next();
+    });
+  } as SessionLayer;
+  Object.defineProperties(handler, {
+    store: { value: store, enumerable: true },
+    storeName: { value: o.store, enumerable: true },
+    isAvailable: { value: available },
+    close: { value: async () => close() },
+  });
+  return handler;
+}
