@@ -1,0 +1,56 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../storage/sqlite';
+import type { ThrottleHit, ThrottleStore } from './ThrottleStore';
+import { invalid, knownKeys, objectOption } from './optionValidation';
+
+/** Options of {@link SqliteThrottleStore}. */
+export interface SqliteThrottleStoreOptions {
+  /** The table, created when missing. Letters, digits and `_`. @default 'security_login_throttling' */
+  table?: string;
+  /** The clock, in milliseconds since the epoch; instances sharing a file should share a clock. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * A {@link ThrottleStore} in an SQLite database (open it with `openSqlite`): processes that open
+ * the same file share counters. Each hit is one atomic upsert; expired rows are deleted every
+ * 1000 hits.
+ */
+export class SqliteThrottleStore implements ThrottleStore {
+  private readonly upsert: Statement<[{ key: string; now: number; expiresAt: number }], { count: number; expires_at: number }>;
+  private readonly remove: Statement<[string]>;
+  private readonly prune: Statement<[number]>;
+  private readonly now: () => number;
+  private hits = 0;
+
+  /**
+   * @param db - an open database (`openSqlite(file)`)
+   * @throws KernelConfigError `Invalid option "table": …`
+   */
+  constructor(db: SqliteDatabase, options: SqliteThrottleStoreOptions = {}) {
+    knownKeys(objectOption(options, 'options'), ['table', 'now'], '');
+    const table = options.table ?? 'security_login_throttling';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw invalid('table', 'expected an SQL identifier (letters, digits, _)', table);
+    this.now = options.now ?? Date.now;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID`);
+    this.upsert = db.prepare(`INSERT INTO ${table} (key, count, expires_at) VALUES (@key, 1, @expiresAt)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN expires_at <= @now THEN 1 ELSE count + 1 END,
+        expires_at = CASE WHEN expires_at <= @now THEN @expiresAt ELSE expires_at END
+      RETURNING count, expires_at`);
+    this.remove = db.prepare(`DELETE FROM ${table} WHERE key = ?`);
+    this.prune = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`);
+  }
+
+  async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
+    const now = this.now();
+    if (++this.hits % 1000 === 0) this.prune.run(now);
+    const row = this.upsert.get({ key, now, expiresAt: now + windowSeconds * 1000 });
+    if (row === undefined) throw new Error('SQLite upsert returned no row');
+    return { count: row.count, retryAfterSeconds: Math.max(0, row.expires_at - now) / 1000 };
+  }
+
+  async reset(key: string): Promise<void> {
+    this.remove.run(key);
+  }
+}

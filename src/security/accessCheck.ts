@@ -1,0 +1,35 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RouteCollection } from '../routing/RouteCollection';
+import { baseContext, enforce, loadStoredObject, matchedRouteOptions, validateSecuredRoutes } from './RouteSecurity';
+import { knownKeys, objectOption } from './optionValidation';
+
+/** Options of {@link accessCheck}. */
+export interface AccessCheckOptions {
+  /** The routing table, to validate every route's security options now rather than on first use. */
+  routes?: RouteCollection;
+}
+
+/**
+ * The first route handler (API Platform's `AccessCheckerProvider` for `security`): after the
+ * route matched and before the body is read, loads the stored object with the route's
+ * `provider` into `req.storedObject`, then runs the route's `security` check with it. A denial is
+ * a 403 `Access Denied.` (or `securityMessage`), or the entry point's 401 for an anonymous
+ * client; the controller does not run. Put it first in the kernel's `routeHandlers`:
+ * `[accessCheck(), bodyParsing(), postDenormalizeCheck()]`.
+ * @throws KernelConfigError at construction, for a bad option or (with `routes`) a route's bad security option
+ */
+export function accessCheck(options: AccessCheckOptions = {}): RequestHandler {
+  knownKeys(objectOption(options, 'options'), ['routes'], '');
+  if (options.routes !== undefined) validateSecuredRoutes(options.routes);
+  return function securityAccessCheck(req: Request, res: Response, next: NextFunction) {
+    run(req, res, next).catch(next);
+  };
+}
+
+async function run(req: Request, res: Response, next: NextFunction): Promise<void> {
+  const o = matchedRouteOptions(req);
+  if (o === undefined) return next();
+  const stored = await loadStoredObject(req, o);
+  if (o.security === undefined) return next();
+  await enforce(req, res, next, 'security', o.security, { ...baseContext(req), object: stored }, o.securityMessage);
+}

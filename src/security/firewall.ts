@@ -1,0 +1,133 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ServiceUnavailableHttpError } from '../http/errors';
+import { badCredentials, isAuthenticationError } from './AuthenticationError';
+import type { Authenticator } from './Authenticator';
+import { denyAccess, failAuthentication, rememberEntryPoint } from './ExceptionListener';
+import { FirewallOptions, ResolvedFirewall, ResolvedFirewallOptions, resolveFirewallOptions } from './FirewallOptions';
+import { RequestFacts, requestFacts } from './RequestMatcher';
+import type { SecurityState } from './SecurityState';
+import type { SecurityUser } from './SecurityUser';
+
+/** The part of a session (express-session's `req.session`) the firewall uses. */
+interface SessionLike {
+  regenerate(callback: (err?: unknown) => void): void;
+  [key: string]: unknown;
+}
+
+function sessionOf(req: Request): SessionLike | undefined {
+  const s = (req as { session?: unknown }).session;
+  return typeof s === 'object' && s !== null && typeof (s as SessionLike).regenerate === 'function' ? (s as SessionLike) : undefined;
+}
+
+/**
+ * Symfony's `migrate` session strategy (`SessionStrategyListener`): when the authenticated user
+ * changes, the session gets a new id (the old one is destroyed, against fixation), keeps its
+ * data, and remembers the new user. Without a session layer there is nothing to do.
+ * @throws ServiceUnavailableHttpError (503) `Session storage is unavailable.` when the session
+ *   layer flagged the store as down (`req.sessionUnavailable`), or when regenerating fails
+ */
+async function migrateSession(req: Request, key: string, identifier: string): Promise<void> {
+  const session = sessionOf(req);
+  if (session === undefined && (req as { sessionUnavailable?: boolean }).sessionUnavailable === true) {
+    throw new ServiceUnavailableHttpError('Session storage is unavailable.');
+  }
+  if (session === undefined || session[key] === identifier) return;
+  const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie'));
+  await new Promise<void>((resolve, reject) => session.regenerate((err) => (err === undefined || err === null ? resolve() : reject(err))))
+    .catch((e: unknown) => { throw new ServiceUnavailableHttpError('Session storage is unavailable.', { cause: e }); });
+  const fresh = sessionOf(req) ?? session;
+  Object.assign(fresh, data, { [key]: identifier });
+}
+
+/**
+ * The firewall layer (Symfony `Firewall` with its `ContextListener`, `AuthenticatorManager`,
+ * `LoginThrottlingListener`, `SessionStrategyListener`, `AccessListener` and `ExceptionListener`).
+ * It runs on every request, in the kernel's `firewall` slot, before routing:
+ * 1. picks the first firewall whose `pattern`/`host`/`methods` match (none, or `security: false`:
+ *    the request goes on anonymous and unchecked);
+ * 2. restores the user a stateful firewall keeps in the session (`_security_<name>`), reloaded
+ *    from the provider;
+ * 3. runs the first authenticator that supports the request: password attempts are throttled,
+ *    checked by the provider, and a success migrates the session (new id) and may answer (JSON
+ *    login); a failure answers 401 (or 429 when throttled);
+ * 4. sets `req.user` and `req.security` (roles expanded by the hierarchy);
+ * 5. applies the first matching `accessControl` rule, recorded in `req.security.decisions`:
+ *    denied and anonymous → the entry point (http_basic: 401 `WWW-Authenticate: Basic
+ *    realm="Secured Area"`, empty body); denied and authenticated → 403 `Access Denied.`.
+ * HTTP errors (403, 429, 400, 503) go to `next(err)` for the kernel to render.
+ * @param options - see {@link FirewallOptions}; validated here, once
+ * @returns the layer
+ * @throws KernelConfigError naming a bad option, e.g. `Invalid option "firewalls[0].pattern": …`
+ */
+export function firewall(options: FirewallOptions): RequestHandler {
+  const config = resolveFirewallOptions(options);
+  return function securityFirewall(req: Request, res: Response, next: NextFunction) {
+    handle(config, req, res, next).catch(next);
+  };
+}
+
+async function handle(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction): Promise<void> {
+  const facts = requestFacts(req);
+  const fw = facts === null ? undefined : config.firewalls.find((f) => f.matcher.matches(facts));
+  const state: SecurityState = { firewall: fw?.name ?? null, user: null, roles: [], authenticator: null, decisions: [] };
+  req.security = state;
+  req.user = undefined;
+  // an invalid Host is answered by the router; no firewall or `security: false`: nothing to do
+  if (facts === null || fw === undefined || !fw.security) return next();
+  rememberEntryPoint(req, fw.entryPoint);
+
+  const login = (user: SecurityUser, by: string): void => {
+    state.user = user;
+    state.roles = Object.freeze(config.roleHierarchy.reachableRoles(user.roles));
+    state.authenticator = by;
+    req.user = user;
+  };
+
+  const session = fw.stateless ? undefined : sessionOf(req);
+  const remembered = session?.[fw.sessionKey];
+  if (typeof remembered === 'string' && fw.provider !== undefined) {
+    const user = await fw.provider.loadUserByIdentifier(remembered);
+    if (user !== null) login(user, 'session');
+    else delete session?.[fw.sessionKey];
+  }
+
+  const authenticator = fw.authenticators.find((a) => a.supports(req));
+  if (authenticator !== undefined) {
+    let user: SecurityUser;
+    try {
+      user = await authenticate(config, fw, authenticator, req, facts);
+    } catch (e) {
+      if (isAuthenticationError(e)) return failAuthentication(req, res, next, authenticator, e);
+      throw e;
+    }
+    if (!fw.stateless) await migrateSession(req, fw.sessionKey, user.identifier);
+    login(user, authenticator.name);
+    if (authenticator.onAuthenticationSuccess?.(req, res, user) === true) return;
+  }
+
+  const decision = config.accessMap.decide(req, facts);
+  if (decision !== null) {
+    state.decisions.push(decision);
+    if (decision.result === 'denied') return denyAccess(req, res, next);
+  }
+  next();
+}
+
+/**
+ * Completes an authenticator's passport: throttles and checks a password, or loads the user.
+ * @throws AuthenticationError bad credentials or too many attempts
+ */
+async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewall, authenticator: Authenticator, req: Request, facts: RequestFacts): Promise<SecurityUser> {
+  const passport = await authenticator.authenticate(req);
+  const provider = fw.provider as NonNullable<ResolvedFirewall['provider']>;
+  if (passport.password !== undefined) {
+    await config.throttler?.consume(passport.userIdentifier, facts.ip);
+    const user = await provider.checkPassword(passport.userIdentifier, passport.password);
+    if (user === null) throw badCredentials();
+    await config.throttler?.reset(passport.userIdentifier, facts.ip);
+    return user;
+  }
+  const user = passport.user ?? (await provider.loadUserByIdentifier(passport.userIdentifier));
+  if (user === null) throw badCredentials();
+  return user;
+}

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type { Kernel } from '../../src/kernel/createKernel';
+import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { JsonLoginAuthenticator } from '../../src/security/JsonLoginAuthenticator';
+import { LoginThrottler } from '../../src/security/LoginThrottler';
+import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
+import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
+import { SqliteThrottleStore } from '../../src/security/SqliteThrottleStore';
+import type { ThrottleStore } from '../../src/security/ThrottleStore';
+import { openRedis, RedisClient } from '../../src/storage/redis';
+import { openSqlite, SqliteDatabase } from '../../src/storage/sqlite';
+import { startRedis, TestRedis } from '../helpers/redis';
+import { basic, memorySession, securedKernel, testUsers } from './support';
+
+const provider = testUsers();
+const MESSAGE = 'Too many failed login attempts, please try again in 1 minute.';
+const TRUSTED = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
+
+function throttledKernel(store: ThrottleStore): Kernel {
+  return securedKernel({
+    firewalls: [{ name: 'main', provider, authenticators: [new JsonLoginAuthenticator(), new HttpBasicAuthenticator()] }],
+    accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
+    throttling: { store },
+  }, { session: memorySession(), trustedProxies: TRUSTED });
+}
+
+const jsonLogin = (k: Kernel, password: string, ip = '198.51.100.7') =>
+  request(k).post('/api/login').set('X-Forwarded-For', ip).set('Accept', 'application/json').send({ username: 'admin', password });
+
+async function failTimes(k: Kernel, n: number, ip?: string): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await jsonLogin(k, 'wrong', ip)).status);
+  return statuses;
+}
+
+describe('login throttling', () => {
+  test('the 6th failed JSON login within a minute is a 429 with Retry-After and Symfony\'s message', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    expect(await failTimes(k, 5)).toEqual([401, 401, 401, 401, 401]);
+    const res = await jsonLogin(k, 'wrong');
+    expect(res.status).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(res.body.detail).toBe(MESSAGE);
+    // the right password does not get through either
+    expect((await jsonLogin(k, 'admin')).status).toBe(429);
+  });
+
+  test('counts per username and IP: another IP may still try', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    await failTimes(k, 6);
+    expect((await jsonLogin(k, 'admin', '198.51.100.8')).status).toBe(200);
+  });
+
+  test('the IP alone is limited to five times as many attempts (25), whatever the usernames', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    const statuses: number[] = [];
+    for (let i = 0; i < 26; i++) {
+      statuses.push((await request(k).post('/api/login').set('X-Forwarded-For', '192.0.2.1').send({ username: `user${i}`, password: 'x' })).status);
+    }
+    expect(statuses.slice(0, 25).every((s) => s === 401)).toBe(true);
+    expect(statuses[25]).toBe(429);
+  });
+
+  test('a successful login resets the counter', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    await failTimes(k, 4);
+    expect((await jsonLogin(k, 'admin')).status).toBe(200);
+    expect(await failTimes(k, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect((await jsonLogin(k, 'wrong')).status).toBe(429);
+  });
+
+  test('applies to HTTP Basic too', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await request(k).get('/admin').set('Authorization', basic('admin', 'nope'))).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  test('the window ends after intervalSeconds', async () => {
+    let now = 1_000_000;
+    const k = throttledKernel(new MemoryThrottleStore({ now: () => now }));
+    await failTimes(k, 6);
+    now += 59_000;
+    expect((await jsonLogin(k, 'admin')).status).toBe(429);
+    now += 1_001;
+    expect((await jsonLogin(k, 'admin')).status).toBe(200);
+  });
+
+  test('usernames are compared case-insensitively', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    for (const username of ['admin', 'ADMIN', 'Admin', 'aDmin', 'adMin']) await request(k).post('/api/login').set('X-Forwarded-For', '198.51.100.7').send({ username, password: 'x' });
+    expect((await jsonLogin(k, 'admin')).status).toBe(429);
+  });
+
+  describe('shared counters', () => {
+    let dir: string;
+    beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-throttle-')); });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    test('two kernels on one SQLite file share them', async () => {
+      const file = path.join(dir, 'security.sqlite');
+      const dbs: SqliteDatabase[] = [openSqlite(file), openSqlite(file)];
+      try {
+        const [a, b] = dbs.map((db) => throttledKernel(new SqliteThrottleStore(db)));
+        expect(await failTimes(a, 3)).toEqual([401, 401, 401]);
+        expect(await failTimes(b, 2)).toEqual([401, 401]);
+        expect((await jsonLogin(a, 'wrong')).status).toBe(429);
+        expect((await jsonLogin(b, 'admin')).status).toBe(429);
+      } finally {
+        for (const db of dbs) db.close();
+      }
+    });
+
+    describe('on Redis', () => {
+      let redis: TestRedis;
+      let clients: RedisClient[] = [];
+      beforeAll(async () => {
+        redis = await startRedis();
+        clients = [await openRedis(redis.url), await openRedis(redis.url)];
+      });
+      afterAll(async () => {
+        await Promise.all(clients.map((c) => c.quit().catch(() => undefined)));
+        await redis.stop();
+      });
+
+      test('two kernels on one Redis share them', async () => {
+        const [a, b] = clients.map((c) => throttledKernel(new RedisThrottleStore(c)));
+        expect(await failTimes(a, 3)).toEqual([401, 401, 401]);
+        expect(await failTimes(b, 2)).toEqual([401, 401]);
+        const res = await jsonLogin(b, 'wrong');
+        expect([res.status, res.body.detail]).toEqual([429, MESSAGE]);
+        expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect((await jsonLogin(a, 'admin')).status).toBe(429);
+      });
+
+      test('while Redis is down a login is a 503, not an unthrottled attempt', async () => {
+        const k = throttledKernel(new RedisThrottleStore(clients[0], { prefix: 'down-test:' }));
+        await redis.stop();
+        try {
+          const res = await jsonLogin(k, 'admin', '198.51.100.99');
+          expect(res.status).toBe(503);
+          expect(res.body.detail).toBe('Login throttling is unavailable, please try again later.');
+        } finally {
+          await redis.restart();
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      });
+    });
+  });
+
+  describe('new LoginThrottler(options)', () => {
+    test('defaults to Symfony\'s 5 attempts per minute', () => {
+      const t = new LoginThrottler({ store: new MemoryThrottleStore() });
+      expect([t.maxAttempts, t.intervalSeconds]).toEqual([5, 60]);
+    });
+
+    test('says "minutes" for longer waits', async () => {
+      const t = new LoginThrottler({ maxAttempts: 1, intervalSeconds: 300, store: new MemoryThrottleStore() });
+      await t.consume('bob', '192.0.2.1');
+      await expect(t.consume('bob', '192.0.2.1')).rejects.toMatchObject({ failure: 'too_many_attempts', message: 'Too many failed login attempts, please try again in 5 minutes.', retryAfterSeconds: 300 });
+    });
+
+    test('stores no username in the clear', async () => {
+      const keys: string[] = [];
+      const store = new MemoryThrottleStore();
+      const spy: ThrottleStore = { hit: (k, w) => { keys.push(k); return store.hit(k, w); }, reset: (k) => store.reset(k) };
+      await new LoginThrottler({ store: spy }).consume('secret-user', '192.0.2.1');
+      expect(keys.join()).not.toContain('secret-user');
+      expect(keys.join()).not.toContain('192.0.2.1');
+    });
+  });
+});
