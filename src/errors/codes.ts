@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   ERR_HTTP_INVALID_HOST: { status: 400, template: 'Invalid Host "%s".' },
   ERR_HTTP_UNAUTHORIZED: { status: 401, template: '%s' },
   ERR_HTTP_FORBIDDEN: { status: 403, template: 'Access Denied.' },
+  ERR_HTTP_PAYLOAD_TOO_LARGE: { status: 413, template: '%s' },
+  ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, template: '%s' },
   ERR_HTTP_TOO_MANY_REQUESTS: { status: 429, template: '%s' },
   ERR_HTTP_SERVICE_UNAVAILABLE: { status: 503, template: '%s' },
   ERR_HTTP_INTERNAL: { status: 500, template: '%s' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestName } from '../errors/suggest';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RouteCollection } from '../routing/RouteCollection';
@@ -92,18 +93,9 @@ const schema = z.object({
   routeHandlers: z.array(handler).optional(),
 }).strict();
 
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) {
-    d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-  }
-  return d[a.length][b.length];
-}
-
 function suggest(key: string, known: string[]): string {
-  const best = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())] as const).sort((x, y) => x[1] - y[1])[0];
-  return best !== undefined && best[1] <= 3 ? ` Did you mean "${best[0]}"?` : '';
+  const best = closestName(key, known);
+  return best !== undefined ? ` Did you mean "${best}"?` : '';
 }
 
 /**

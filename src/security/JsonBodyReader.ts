@@ -36,7 +36,7 @@ function translate(err: unknown): HttpError {
   const e = err as { type?: string; status?: number; message?: string };
   if (e.type === 'entity.parse.failed') return new BadRequestHttpError(`Malformed JSON body: ${e.message}`, { cause: err });
   const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
-  return new HttpError(status, 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
+  return new HttpError(status, status === 413 ? 'ERR_HTTP_PAYLOAD_TOO_LARGE' : status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
 }
 
 /**

@@ -19,7 +19,7 @@ export function bodyParsing(options: BodyParsingOptions = {}): RequestHandler {
   return function securityBodyParsing(req: Request, res: Response, next: NextFunction) {
     if (matchedRouteOptions(req)?.json === true && hasBody(req) && !isJsonRequest(req)) {
       const type = req.headers['content-type'] ?? 'none';
-      return next(new HttpError(415, 'ERR_HTTP_BAD_REQUEST', `Unsupported Media Type: expected application/json, got "${type}".`));
+      return next(new HttpError(415, 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', `Unsupported Media Type: expected application/json, got "${type}".`));
     }
     read(req, res).then(() => next(), next);
   };

@@ -1,3 +1,4 @@
+import { closestName } from '../errors/suggest';
 import { KernelConfigError } from '../kernel/options';
 import { compileRegex, pcreToJs } from '../routing/pcre';
 
@@ -26,16 +27,6 @@ export function invalid(option: string, fix: string, value: unknown): KernelConf
   return new KernelConfigError(option, `${fix} (got ${shown(value)}).`);
 }
 
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
-
 /**
  * Rejects keys that are not in `known`, suggesting the closest known key.
  * @throws KernelConfigError `Invalid option "<option>.<key>": unknown option. Did you mean "x"?`
@@ -43,8 +34,8 @@ function editDistance(a: string, b: string): number {
 export function knownKeys(value: object, known: readonly string[], option: string): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
-    const [best] = known.map((k) => [k, editDistance(key.toLowerCase(), k.toLowerCase())] as const).sort((x, y) => x[1] - y[1]);
-    const hint = best !== undefined && best[1] <= 3 ? ` Did you mean "${best[0]}"?` : ` Known options: ${known.join(', ')}.`;
+    const best = closestName(key, known);
+    const hint = best !== undefined ? ` Did you mean "${best}"?` : ` Known options: ${known.join(', ')}.`;
     throw new KernelConfigError(option === '' ? key : `${option}.${key}`, `unknown option.${hint}`);
   }
 }
