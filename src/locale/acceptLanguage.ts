@@ -6,6 +6,8 @@ const MAX_RANGES = 32;
 const MAX_HEADER_LENGTH = 4096;
 /** Distinct header values whose negotiation result is remembered per negotiator. */
 const MAX_CACHED = 1000;
+/** Longer header values are negotiated every time rather than remembered. */
+const MAX_CACHED_KEY = 256;
 /** RFC 4647 basic language range, without the `*` wildcard. */
 const RANGE = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
 /** RFC 9110 qvalue. */
@@ -66,8 +68,8 @@ export type LocaleNegotiator = (header: string | readonly string[] | undefined) 
 /**
  * Creates a negotiator over `enabledLocales` with `@formatjs/intl-localematcher`'s best-fit
  * algorithm (ECMA-402 `ResolveLocale`: `fr-CA` finds `fr`, `de-CH` finds `de`, `pt` finds
- * `pt_BR`). Results are cached per header value. The negotiator never throws and only ever
- * returns an enabled locale (or undefined).
+ * `pt_BR`). Results are cached per header value (values up to 256 characters, 1000 of them).
+ * The negotiator never throws and only ever returns an enabled locale (or undefined).
  * @param enabledLocales - the locales to choose from, as configured (`fr` or `fr_FR`)
  * @throws RangeError when an enabled locale is not a well-formed language tag
  */
@@ -88,8 +90,10 @@ export function createLocaleNegotiator(enabledLocales: readonly string[]): Local
         found = undefined;
       }
     }
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(key, found);
+    if (key.length <= MAX_CACHED_KEY) {
+      if (cache.size >= MAX_CACHED) cache.clear();
+      cache.set(key, found);
+    }
     return found;
   };
 }

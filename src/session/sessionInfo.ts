@@ -8,7 +8,7 @@ export interface SessionInfo {
   /** `sha256:` and the first 12 hex digits of the session ID's hash, never the ID; null without a session. */
   readonly id: string | null;
   readonly store: SessionStoreName;
-  /** The session's attributes (all but `cookie`), secret-looking values replaced by `[redacted]`. */
+  /** The session's attributes (all but `cookie`), secret-looking values replaced by `******`. */
   readonly attributes: Readonly<Record<string, unknown>>;
   /** Whether a session exists: loaded from the store, or given attributes by this request. */
   readonly started: boolean;
@@ -16,15 +16,15 @@ export interface SessionInfo {
   readonly unavailable: boolean;
 }
 
-/** Text shown instead of a secret. */
-export const REDACTED = '[redacted]';
+/** Text shown instead of a secret (as the profiler's request panel masks secret headers). */
+export const REDACTED = '******';
 
 const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|auth|credential|csrf|otp|signature|salt/i;
 const SECRET_VALUE = [
   /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/, // JWT
   /^(?:bearer|basic)\s+\S+/i, // Authorization header value
   /^\$2[aby]\$\d\d\$/, // bcrypt hash
-  /^[A-Za-z0-9+/_=-]{32,}$/, // long opaque token or key
+  /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9+/_=-]{32,}$/, // long opaque token or key (letters and digits)
 ];
 const MAX_DEPTH = 4;
 const MAX_TEXT = 200;

@@ -136,7 +136,7 @@ describe('sessionLayer(options) profiler record', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^sha256:[0-9a-f]{12}$/),
       store: 'sqlite',
-      attributes: { user: 'ada', password: '[redacted]', apiToken: '[redacted]', jwt: '[redacted]', profile: { name: 'Ada', csrfToken: '[redacted]' } },
+      attributes: { user: 'ada', password: '******', apiToken: '******', jwt: '******', profile: { name: 'Ada', csrfToken: '******' } },
       started: true,
       unavailable: false,
     });
