@@ -25,3 +25,12 @@ export { MemoryProfilerStorage } from './profiler/storage/MemoryProfilerStorage'
 export type { DataCollector } from './profiler/collectors/DataCollector';
 export { createDemoRoutes } from './demo/routes';
 export { createDemoKernel } from './demo/app';
+export * from './security';
+export * from './session';
+export * from './cors';
+export * from './locale';
+export * from './timezone';
+export { openSqlite } from './storage/sqlite';
+export type { SqliteDatabase } from './storage/sqlite';
+export { openRedis } from './storage/redis';
+export type { RedisClient } from './storage/redis';

@@ -82,7 +82,7 @@ export function renderError(error: unknown, req: Request, res: Response, options
   res.status(status);
   if (isHttpError(error)) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
   res.setHeader('Cache-Control', 'no-cache, private');
-  res.setHeader('Vary', 'Accept');
+  res.vary('Accept');
   if (options.debug) {
     res.setHeader('X-Debug-Exception', rawUrlEncode(top.message.slice(0, 2000)));
     if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);

@@ -12,6 +12,16 @@ import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOp
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
+import helmet from 'helmet';
+import { corsLayer } from '../cors/corsLayer';
+import { sessionLayer, SessionLayer } from '../session/sessionLayer';
+import { firewall } from '../security/firewall';
+import { accessCheck } from '../security/accessCheck';
+import { bodyParsing } from '../security/bodyParsing';
+import { postDenormalizeCheck } from '../security/postDenormalizeCheck';
+import { localeLayer } from '../locale/localeLayer';
+import { routeLocale } from '../locale/routeLocale';
+import { timeZoneLayer } from '../timezone/timeZoneLayer';
 
 /** The Express application a kernel is, with its resolved options and parts. */
 export interface Kernel extends Express {
@@ -21,6 +31,10 @@ export interface Kernel extends Express {
   readonly profiler?: Profiler;
   /** The full routing table (application routes, plus the profiler's in debug mode). */
   readonly routeCollection: RouteCollection;
+  /** The session layer, when `session` was configured. */
+  readonly sessionLayer?: SessionLayer;
+  /** Releases what the kernel opened (the session's SQLite database). Redis clients stay the caller's. */
+  close(): Promise<void>;
 }
 
 /** Wraps a handler so the profiler's timeline records its start and end (ms). */
@@ -60,9 +74,34 @@ export function createKernel(options: KernelOptions): Kernel {
   routes.addCollection(resolved.routes);
   const matcher = new UrlMatcher(routes);
 
+  // Layers built from the typed options, in LAYER_ORDER (orderLayers sorts them).
+  const built: Layer[] = [];
+  if (resolved.securityHeaders !== false) {
+    const headers = resolved.debug && resolved.securityHeaders.contentSecurityPolicy === undefined
+      ? { ...resolved.securityHeaders, contentSecurityPolicy: false }
+      : resolved.securityHeaders;
+    built.push({ name: 'security-headers', handler: helmet(headers) });
+  }
+  if (resolved.cors !== undefined) built.push({ name: 'cors', handler: corsLayer(resolved.cors) });
+  let session: SessionLayer | undefined;
+  if (resolved.session !== undefined) {
+    session = sessionLayer({ ...resolved.session, secret: resolved.secret as string | string[], environment: resolved.environment, logger: resolved.logger });
+    built.push({ name: 'session', handler: session });
+  }
+  if (resolved.security !== undefined) built.push({ name: 'firewall', handler: firewall(resolved.security) });
+  if (resolved.locale !== undefined) built.push({ name: 'locale', handler: localeLayer(resolved.locale) });
+  if (resolved.timeZone !== undefined) built.push({ name: 'time-zone', handler: timeZoneLayer(resolved.timeZone) });
+  // After the match: the route's locale, then (unless the caller gives its own list) the
+  // pre-deserialization check, body parsing and the post-deserialization check; then the controller.
+  const routeHandlers = [
+    ...(resolved.locale !== undefined ? [routeLocale()] : []),
+    ...(resolved.routeHandlers.length > 0 ? resolved.routeHandlers : [accessCheck({ routes }), bodyParsing(), postDenormalizeCheck()]),
+  ];
+
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust) },
-    { name: 'router', handler: timed('router', routerMiddleware(matcher, routes, resolved.routeHandlers)) },
+    ...built.map((l) => ({ name: l.name, handler: timed(l.name, l.handler as RequestHandler) })),
+    { name: 'router', handler: timed('router', routerMiddleware(matcher, routes, routeHandlers)) },
     { name: 'error', handler: errorHandler({ debug: resolved.debug, logger: resolved.logger }), handlesErrors: true },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });
@@ -77,6 +116,8 @@ export function createKernel(options: KernelOptions): Kernel {
     kernelOptions: { value: resolved },
     profiler: { value: profiler },
     routeCollection: { value: routes },
+    sessionLayer: { value: session },
+    close: { value: async () => { await session?.close(); } },
   });
   return app;
 }

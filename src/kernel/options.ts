@@ -5,6 +5,15 @@ import type { Logger } from 'pino';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
 import type { DataCollector } from '../profiler/collectors/DataCollector';
+import type { HelmetOptions } from 'helmet';
+import type { CorsOptions } from '../cors/options';
+import type { SessionOptions } from '../session/options';
+import type { FirewallOptions } from '../security/FirewallOptions';
+import type { LocaleOptions } from '../locale/localeLayer';
+import type { TimeZoneOptions } from '../timezone/timeZoneLayer';
+
+/** Session settings on the kernel: the secret comes from {@link KernelOptions.secret}. */
+export type KernelSessionOptions = Omit<SessionOptions, 'secret' | 'environment' | 'logger'>;
 
 /** Options of {@link createKernel}. Only `routes` is required. */
 export interface KernelOptions {
@@ -34,13 +43,35 @@ export interface KernelOptions {
   /** A pino logger. @default a silent logger */
   logger?: Logger;
   /**
+   * The application secret (Symfony `kernel.secret`): signs session cookies. At least 32
+   * characters; a list rotates secrets (the first signs). Required when `session` is set.
+   */
+  secret?: string | string[];
+  /**
+   * Security headers (helmet). `false` turns them off. In debug mode the Content-Security-Policy
+   * is off by default, so the profiler toolbar's inline script runs. @default {} (helmet's defaults)
+   */
+  securityHeaders?: HelmetOptions | false;
+  /** CORS per path prefix (NelmioCorsBundle `paths`); see `src/cors`. */
+  cors?: CorsOptions;
+  /** Sessions on SQLite (default) or Redis; see `src/session`. */
+  session?: KernelSessionOptions;
+  /** The security firewall and access control; see `src/security`. Runs on every request. */
+  security?: FirewallOptions;
+  /** Locale negotiation (Symfony `LocaleListener`); see `src/locale`. */
+  locale?: LocaleOptions;
+  /** Time zone negotiation; see `src/timezone`. */
+  timeZone?: TimeZoneOptions;
+  /**
    * Handlers for the layers in front of the router, by layer name; the kernel puts them in
    * {@link LAYER_ORDER}. Each is usually built by its factory (`firewall(…)`, `session(…)`…).
    */
   layers?: Partial<Record<PluggableLayer, RequestHandler | RequestHandler[]>>;
   /**
-   * Handlers run after a route matched and before its controller, in order: body parsing, then
-   * post-deserialization access checks. They see `req.kernel.route` and `req.kernel.routeDefinition`.
+   * Handlers run after a route matched and before its controller. They see `req.kernel.route`
+   * and `req.kernel.routeDefinition`. Given, they replace the default list.
+   * @default [accessCheck({ routes }), bodyParsing(), postDenormalizeCheck()] (each a no-op for a
+   *   route without security options)
    */
   routeHandlers?: RequestHandler[];
 }
@@ -64,6 +95,13 @@ export interface ResolvedKernelOptions {
   readonly logger?: Logger;
   readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
   readonly routeHandlers: readonly RequestHandler[];
+  readonly secret?: string | readonly string[];
+  readonly securityHeaders: HelmetOptions | false;
+  readonly cors?: CorsOptions;
+  readonly session?: KernelSessionOptions;
+  readonly security?: FirewallOptions;
+  readonly locale?: LocaleOptions;
+  readonly timeZone?: TimeZoneOptions;
 }
 
 /** A bad kernel option, found at construction. The message names the option and the fix. */
@@ -76,6 +114,7 @@ export class KernelConfigError extends Error {
 }
 
 const ipList = z.array(z.string().min(1));
+const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object');
 const handler = z.custom<RequestHandler>((v) => typeof v === 'function', 'expected an Express middleware function');
 const schema = z.object({
   routes: z.instanceof(RouteCollection, { message: 'expected a RouteCollection' }),
@@ -91,6 +130,13 @@ const schema = z.object({
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
   routeHandlers: z.array(handler).optional(),
+  secret: z.union([z.string().min(32, 'expected at least 32 characters'), z.array(z.string().min(32, 'expected at least 32 characters')).min(1)]).optional(),
+  securityHeaders: z.union([z.literal(false), plainObject]).optional(),
+  cors: plainObject.optional(),
+  session: plainObject.optional(),
+  security: plainObject.optional(),
+  locale: plainObject.optional(),
+  timeZone: plainObject.optional(),
 }).strict();
 
 function suggest(key: string, known: string[]): string {
@@ -117,6 +163,9 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     throw new KernelConfigError(at || 'options', `${issue.message} (got ${JSON.stringify(value) ?? String(value)}).`);
   }
   const o = parsed.data;
+  if (o.session !== undefined && o.secret === undefined) {
+    throw new KernelConfigError('secret', 'a session needs the application secret: set `secret` (at least 32 characters), e.g. from APP_SECRET.');
+  }
   const debug = o.debug ?? false;
   const trustedProxies = Object.freeze([...(o.trustedProxies ?? [])]);
   const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);
@@ -134,5 +183,12 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     logger: o.logger,
     layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),
     routeHandlers: Object.freeze([...(o.routeHandlers ?? [])]),
+    secret: o.secret,
+    securityHeaders: (o.securityHeaders ?? {}) as HelmetOptions | false,
+    cors: o.cors as CorsOptions | undefined,
+    session: o.session as KernelSessionOptions | undefined,
+    security: o.security as FirewallOptions | undefined,
+    locale: o.locale as LocaleOptions | undefined,
+    timeZone: o.timeZone as TimeZoneOptions | undefined,
   });
 }
