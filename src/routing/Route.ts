@@ -32,7 +32,7 @@ export interface RouteOptions {
   /** The handler that answers a request matching this route. */
   controller?: Controller;
   /** Post-deserialization and pre-deserialization access checks and other per-route data. */
-  options?: Record<string, unknown>;
+  options?: object;
 }
 
 const INLINE = /\{(!?)(\w+)(<.*?>)?(\?[^}]*)?\}/g;
@@ -89,7 +89,7 @@ export class Route {
     this.host = options.host ?? '';
     this.condition = options.condition;
     this.controller = options.controller;
-    this.options = Object.freeze({ ...(options.options ?? {}) });
+    this.options = Object.freeze({ ...(options.options ?? {}) }) as Readonly<Record<string, unknown>>;
   }
 
   /** True when `name` has a default value (even `null`). */
