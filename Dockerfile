@@ -21,7 +21,9 @@ RUN npm prune --omit=dev --no-audit --no-fund
 # ---- runtime ----
 FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
-ENV HOST=0.0.0.0 PORT=8000 APP_ENV=dev
+# SQLite (books, sessions, throttling) lives where the node user can write; mount a volume
+# there and set SQLITE_PATH to keep it across containers
+ENV HOST=0.0.0.0 PORT=8000 APP_ENV=dev SQLITE_PATH=/tmp/express-kernel/demo.sqlite
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

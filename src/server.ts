@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import pino from 'pino';
-import { createDemoKernel } from './demo/app';
+import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
+import { openRedis, RedisClient } from './storage/redis';
 
 /**
  * The demo service (`npm start`). Environment:
  * - `HOST` (default 127.0.0.1), `PORT` (default 8000);
  * - `APP_ENV` (default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod);
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
- * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback).
+ * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
+ * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
+ * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
+ * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`.
  * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
  */
 function list(value: string | undefined): string[] | undefined {
@@ -16,33 +20,47 @@ function list(value: string | undefined): string[] | undefined {
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
-function main(): void {
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
   const env = process.env;
   const host = env.HOST ?? '127.0.0.1';
   const portText = env.PORT ?? '8000';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`Invalid environment variable "PORT": expected an integer from 0 to 65535, got "${portText}".\n`);
-    process.exit(2);
+    fail(`Invalid environment variable "PORT": expected an integer from 0 to 65535, got "${portText}".`);
   }
   const appEnv = env.APP_ENV ?? 'dev';
   const debugText = env.APP_DEBUG ?? (appEnv === 'prod' ? '0' : '1');
   if (!['0', '1', 'true', 'false'].includes(debugText)) {
-    process.stderr.write(`Invalid environment variable "APP_DEBUG": expected 0 or 1, got "${debugText}".\n`);
-    process.exit(2);
+    fail(`Invalid environment variable "APP_DEBUG": expected 0 or 1, got "${debugText}".`);
   }
   const logger = pino({ level: env.LOG_LEVEL ?? 'info' });
+  if (appEnv === 'prod' && (env.APP_SECRET === undefined || env.APP_SECRET === DEMO_DEFAULTS.secret)) {
+    fail('Invalid environment variable "APP_SECRET": set a secret of at least 32 characters when APP_ENV=prod.');
+  }
+  let redis: RedisClient | undefined;
   let kernel;
   try {
+    if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
     kernel = createDemoKernel({
       debug: debugText === '1' || debugText === 'true',
+      environment: appEnv,
       trustedProxies: list(env.TRUSTED_PROXIES),
       profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
       logger,
+      sqlitePath: env.SQLITE_PATH ?? 'var/demo.sqlite',
+      redis,
+      secret: env.APP_SECRET,
+      adminPassword: env.ADMIN_PASSWORD,
+      userPassword: env.USER_PASSWORD,
+      corsOrigins: list(env.CORS_ALLOW_ORIGIN),
     });
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
-    process.exit(2);
+    fail((e as Error).message);
   }
   const server = http.createServer({ requireHostHeader: false }, kernel);
   server.listen(port, host, () => {
@@ -52,7 +70,9 @@ function main(): void {
   });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
+    server.close(() => {
+      void Promise.allSettled([kernel.close(), redis?.quit()]).then(() => process.exit(0));
+    });
     server.closeIdleConnections();
     setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 5000).unref();
   };
@@ -60,4 +80,4 @@ function main(): void {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-main();
+void main();

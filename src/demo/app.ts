@@ -1,31 +1,100 @@
 import type { Logger } from 'pino';
 import { createKernel, Kernel } from '../kernel/createKernel';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
+import { HttpBasicAuthenticator } from '../security/HttpBasicAuthenticator';
+import { InMemoryUserProvider } from '../security/InMemoryUserProvider';
+import { RedisThrottleStore } from '../security/RedisThrottleStore';
+import { SqliteThrottleStore } from '../security/SqliteThrottleStore';
+import { openSqlite, SqliteDatabase } from '../storage/sqlite';
+import type { RedisClient } from '../storage/redis';
+import { BookRepository } from './books';
 import { createDemoRoutes } from './routes';
+
+/** The demo's documented development defaults. Override them with the environment in production. */
+export const DEMO_DEFAULTS = Object.freeze({
+  /** `ADMIN_PASSWORD`: the `admin` user's password (ROLE_ADMIN). */
+  adminPassword: 'admin',
+  /** `USER_PASSWORD`: the `user` user's password (ROLE_USER). */
+  userPassword: 'user',
+  /** `APP_SECRET`: signs session cookies; refused with APP_ENV=prod. */
+  secret: 'express-kernel-demo-secret-not-for-production',
+  /** `CORS_ALLOW_ORIGIN`: origins allowed on `^/api`. */
+  corsOrigins: [/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/],
+});
 
 /** Options of {@link createDemoKernel}. */
 export interface DemoKernelOptions {
   /** @default true */
   debug?: boolean;
+  /** @default 'dev' when debug, else 'prod' */
+  environment?: string;
   trustedProxies?: string[];
   profilerAllowedIps?: string[];
   profilerStorage?: ProfilerStorage;
   logger?: Logger;
+  /** The SQLite file for books, sessions and login throttling. @default ':memory:' */
+  sqlitePath?: string;
+  /** A connected Redis client: sessions and throttling counters go there (several instances). */
+  redis?: RedisClient;
+  /** @default DEMO_DEFAULTS.secret */
+  secret?: string;
+  /** @default DEMO_DEFAULTS.adminPassword */
+  adminPassword?: string;
+  /** @default DEMO_DEFAULTS.userPassword */
+  userPassword?: string;
+  /** Origins allowed by CORS on `^/api` (strings or anchored regexes). @default DEMO_DEFAULTS.corsOrigins */
+  corsOrigins?: Array<string | RegExp>;
+}
+
+/** The demo kernel, with the book repository it keeps in SQLite. */
+export interface DemoKernel extends Kernel {
+  readonly books: BookRepository;
+  readonly database: SqliteDatabase;
 }
 
 /**
- * The demo service's kernel: the oracle's routing table behind every layer.
+ * The demo service's kernel: the reference's routing table behind every layer —
+ * security headers, CORS on `^/api`, sessions (SQLite, or Redis when given), the `main`
+ * firewall over `^/` with HTTP Basic and in-memory users (`admin`/ROLE_ADMIN, `user`/ROLE_USER),
+ * `access_control` `^/admin` → ROLE_ADMIN, login throttling, locale (en, fr, de) and time zone.
  * @returns the kernel (an Express application)
+ * @throws KernelConfigError for a bad option, Error when the SQLite file cannot be opened
  */
-export function createDemoKernel(options: DemoKernelOptions = {}): Kernel {
-  return createKernel({
-    routes: createDemoRoutes(),
-    debug: options.debug ?? true,
-    trustedProxies: options.trustedProxies ?? [],
-    profiler: {
-      allowedIps: options.profilerAllowedIps,
-      storage: options.profilerStorage,
+export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
+  const sqlitePath = options.sqlitePath ?? ':memory:';
+  const database = openSqlite(sqlitePath, 'SQLITE_PATH');
+  const books = new BookRepository(database);
+  books.seed([{ id: '1', title: 'Dune' }, { id: '2', title: 'Hyperion' }, { id: '3', title: 'Solaris' }]);
+  const provider = new InMemoryUserProvider({
+    users: {
+      admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
+      user: { password: options.userPassword ?? DEMO_DEFAULTS.userPassword, roles: ['ROLE_USER'] },
     },
-    logger: options.logger,
   });
+  const kernel = createKernel({
+    routes: createDemoRoutes(books),
+    debug: options.debug ?? true,
+    environment: options.environment,
+    trustedProxies: options.trustedProxies ?? [],
+    profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage },
+    logger: options.logger,
+    secret: options.secret ?? DEMO_DEFAULTS.secret,
+    cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },
+    session: options.redis !== undefined ? { store: 'redis', redis: options.redis } : { store: 'sqlite', sqlitePath },
+    security: {
+      firewalls: [{ name: 'main', pattern: '^/', provider, authenticators: [new HttpBasicAuthenticator()] }],
+      accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
+      roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
+      throttling: { store: options.redis !== undefined ? new RedisThrottleStore(options.redis) : new SqliteThrottleStore(database) },
+    },
+    locale: { defaultLocale: 'en', enabledLocales: ['en', 'fr', 'de'] },
+    timeZone: { default: 'UTC' },
+  });
+  const close = kernel.close;
+  Object.defineProperties(kernel, {
+    books: { value: books },
+    database: { value: database },
+    close: { value: async () => { await close(); if (database.open) database.close(); } },
+  });
+  return kernel as DemoKernel;
 }
