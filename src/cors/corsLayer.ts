@@ -33,7 +33,8 @@ function asActualRequest(req: Request): Request {
  * - a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) on a configured
  *   path is answered here, before the firewall: 204 with `Access-Control-Allow-Origin` (the
  *   origin echoed, with `Vary: Origin`), `-Allow-Methods`, `-Allow-Headers`, `-Max-Age` and
- *   `-Allow-Credentials` when the origin is allowed; 204 with no CORS header when it is not;
+ *   `-Allow-Credentials` when the origin is allowed; when it is not, no CORS header, and the
+ *   preflight goes on to routing like any OPTIONS request (405 with `Allow` where no route takes OPTIONS);
  * - any other request from an allowed origin goes on with `Access-Control-Allow-Origin`,
  *   `-Expose-Headers` and `-Allow-Credentials` set, so they are on every answer, 404s included;
  * - a disallowed origin gets no CORS header; a plain `OPTIONS` (no preflight headers) goes on
@@ -67,8 +68,8 @@ export function corsLayer(options: CorsOptions): RequestHandler {
     if (entry === undefined || origin === null) return next();
     res.vary('Origin');
     if (allowed) return entry.handler(req.method === 'OPTIONS' && !preflight ? asActualRequest(req) : req, res, next);
-    if (!preflight) return next();
-    res.status(204).setHeader('Content-Length', '0');
-    res.end();
+    // A disallowed origin gets no CORS header; its preflight goes on like any OPTIONS request
+    // (to routing: 405 with Allow, as the reference answers every OPTIONS).
+    return next();
   };
 }

@@ -117,7 +117,7 @@ export function createKernel(options: KernelOptions): Kernel {
     profiler: { value: profiler },
     routeCollection: { value: routes },
     sessionLayer: { value: session },
-    close: { value: async () => { await session?.close(); } },
+    close: { value: async () => { await session?.close(); }, configurable: true, writable: true },
   });
   return app;
 }

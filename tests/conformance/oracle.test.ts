@@ -197,9 +197,9 @@ describe('oracle fixtures', () => {
     expect(Object.keys(KNOWN_DIFFERENCES).filter((id) => !ids.has(id))).toEqual([]);
   });
 
-  test('every case whose answer depends on the oracle run or on the missing firewall is a known difference', () => {
+  test('every case whose answer depends on the oracle run or on routing before the firewall is a known difference', () => {
     const unlisted = FIXTURES.flatMap((f) => loaded[f])
-      .filter((c) => /profiler-token:|^profiler:|^wdt:|firewall \(http_basic/.test(c.note ?? ''))
+      .filter((c) => /profiler-token:|^profiler:|^wdt:|answered by routing before the firewall/.test(c.note ?? ''))
       .filter((c) => !(c.id in KNOWN_DIFFERENCES))
       .map((c) => c.id);
     expect(unlisted).toEqual([]);
