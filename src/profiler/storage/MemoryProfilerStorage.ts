@@ -1,48 +1,103 @@
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
-import { matchesCriteria, ProfilerStorage, summaryOf } from './ProfilerStorage';
+import { ClosableProfilerStorage, compareAge, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';
+import { ageCutoff, encodeProfile, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
+
+interface Entry {
+  readonly summary: ProfileSummary;
+  readonly json: string;
+  readonly bytes: number;
+}
 
 /**
- * A bounded in-memory ring of profiles, newest last: writing past `maxProfiles` drops the
- * oldest. For tests and single-process development.
+ * Profiles in this process's memory, for tests and single-process development: a ring kept
+ * oldest first, from which writes past the caps drop the oldest. Profiles are kept as JSON, so
+ * a read returns a fresh copy and the byte cap counts what the other stores would store.
  */
-export class MemoryProfilerStorage implements ProfilerStorage {
-  private readonly profiles = new Map<string, Profile>();
+export class MemoryProfilerStorage implements ClosableProfilerStorage {
+  readonly retention: ResolvedRetention;
+  private readonly entries = new Map<string, Entry>();
+  /** Oldest first, by {@link compareAge}. */
+  private readonly ring: Entry[] = [];
+  private totalBytes = 0;
 
-  /** @param maxProfiles - how many profiles to keep (1–1,000,000) @default 1000 */
-  constructor(private readonly maxProfiles = 1000) {
-    if (!Number.isInteger(maxProfiles) || maxProfiles < 1 || maxProfiles > 1_000_000) {
-      throw new RangeError(`Invalid option "maxProfiles": expected an integer from 1 to 1000000, got ${String(maxProfiles)}`);
-    }
+  /**
+   * @param options - the retention caps; a number is `maxProfiles` alone
+   * @throws KernelConfigError naming an invalid option
+   */
+  constructor(options: ProfilerStorageOptions | number = {}) {
+    this.retention = resolveRetention(typeof options === 'number' ? { maxProfiles: options } : options);
   }
 
   async read(token: string): Promise<Profile | null> {
-    return this.profiles.get(token) ?? null;
+    const entry = this.entries.get(token);
+    if (entry === undefined || entry.summary.time < ageCutoff(this.retention)) return null;
+    return JSON.parse(entry.json) as Profile;
   }
 
   async write(profile: Profile): Promise<void> {
-    this.profiles.delete(profile.token);
-    this.profiles.set(profile.token, profile);
-    while (this.profiles.size > this.maxProfiles) {
-      const oldest = this.profiles.keys().next().value as string;
-      this.profiles.delete(oldest);
-    }
+    const { json, bytes } = encodeProfile(profile, this.retention);
+    this.remove(profile.token);
+    const entry: Entry = { summary: summaryOf(profile), json, bytes };
+    this.ring.splice(this.position(entry.summary), 0, entry);
+    this.entries.set(profile.token, entry);
+    this.totalBytes += bytes;
+    this.evict();
   }
 
   async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
-    const limit = criteria.limit ?? 10;
+    const limit = resultLimit(criteria);
+    const cutoff = ageCutoff(this.retention);
     const out: ProfileSummary[] = [];
-    const all = [...this.profiles.values()];
-    for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
-      if (matchesCriteria(all[i], criteria)) out.push(summaryOf(all[i]));
+    for (let i = this.ring.length - 1; i >= 0 && out.length < limit; i--) {
+      const summary = this.ring[i].summary;
+      if (summary.time < cutoff) break;
+      if (matchesCriteria(summary, criteria)) out.push({ ...summary });
     }
     return out;
   }
 
   async has(token: string): Promise<boolean> {
-    return this.profiles.has(token);
+    const entry = this.entries.get(token);
+    return entry !== undefined && entry.summary.time >= ageCutoff(this.retention);
   }
 
   async purge(): Promise<void> {
-    this.profiles.clear();
+    this.entries.clear();
+    this.ring.length = 0;
+    this.totalBytes = 0;
+  }
+
+  /** Nothing to release. */
+  async close(): Promise<void> {}
+
+  /** Where a summary goes in the ring (binary search; writes mostly append). */
+  private position(summary: ProfileSummary): number {
+    let lo = 0;
+    let hi = this.ring.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareAge(this.ring[mid].summary, summary) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private remove(token: string): void {
+    const entry = this.entries.get(token);
+    if (entry === undefined) return;
+    this.ring.splice(this.position(entry.summary), 1);
+    this.entries.delete(token);
+    this.totalBytes -= entry.bytes;
+  }
+
+  /** Drops the oldest profiles while one is past the age cap, or the count or bytes are over. */
+  private evict(): void {
+    const { maxProfiles, maxBytes } = this.retention;
+    const cutoff = ageCutoff(this.retention);
+    while (this.ring.length > 0) {
+      const oldest = this.ring[0];
+      if (oldest.summary.time >= cutoff && this.ring.length <= maxProfiles && this.totalBytes <= maxBytes) return;
+      this.remove(oldest.summary.token);
+    }
   }
 }

@@ -1,0 +1,184 @@
+import { KernelConfigError } from '../../kernel/options';
+import { openRedis, RedisClient } from '../../storage/redis';
+import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
+import { ClosableProfilerStorage, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';
+import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
+
+/** Options of {@link RedisProfilerStorage}: where its keys go, and the retention caps. */
+export interface RedisProfilerStorageOptions extends ProfilerStorageOptions {
+  /**
+   * Prefix of every key the store uses; instances with the same prefix on the same Redis share
+   * their profiles. Letters, digits and `:_-.{}` only.
+   * @default 'express-kernel:profiler:'
+   */
+  keyPrefix?: string;
+}
+
+/**
+ * Stores one profile and evicts, atomically. KEYS: index (sorted set token → time), summaries
+ * (hash token → summary JSON), sizes (hash token → bytes), bytes (total). ARGV: key prefix,
+ * token, profile JSON, summary JSON, bytes, time, TTL in ms, age cutoff, maxProfiles, maxBytes.
+ * Profile keys are built from the prefix, so the store wants a single Redis, not a cluster.
+ */
+const WRITE = `
+local index, summaries, sizes, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix, token = ARGV[1], ARGV[2]
+local function remove(t)
+  local size = redis.call('HGET', sizes, t)
+  if size then redis.call('DECRBY', total, size) end
+  redis.call('ZREM', index, t)
+  redis.call('HDEL', summaries, t)
+  redis.call('HDEL', sizes, t)
+  redis.call('DEL', prefix .. 'profile:' .. t)
+end
+remove(token)
+for _, t in ipairs(redis.call('ZRANGEBYSCORE', index, '-inf', '(' .. ARGV[8])) do remove(t) end
+if tonumber(ARGV[6]) >= tonumber(ARGV[8]) then
+  redis.call('SET', prefix .. 'profile:' .. token, ARGV[3], 'PX', ARGV[7])
+  redis.call('ZADD', index, ARGV[6], token)
+  redis.call('HSET', summaries, token, ARGV[4])
+  redis.call('HSET', sizes, token, ARGV[5])
+  redis.call('INCRBY', total, ARGV[5])
+end
+local excess = redis.call('ZCARD', index) - tonumber(ARGV[9])
+if excess > 0 then
+  for _, t in ipairs(redis.call('ZRANGE', index, 0, excess - 1)) do remove(t) end
+end
+while tonumber(redis.call('GET', total) or '0') > tonumber(ARGV[10]) do
+  local oldest = redis.call('ZRANGE', index, 0, 0)[1]
+  if not oldest then break end
+  remove(oldest)
+end
+return redis.status_reply('OK')
+`;
+
+/** How many index entries `find` reads per round trip. */
+const FIND_BATCH = 200;
+
+/**
+ * Profiles in Redis (the official `redis` client), shared by every instance that uses the same
+ * Redis and key prefix: a profile written by one instance is read by the others.
+ *
+ * Each profile's JSON sits under its own key with a TTL of what is left of its maximum age; a
+ * sorted set by time lists them newest first and decides who goes first when the count or
+ * byte cap is exceeded; a hash keeps the summaries `find` filters. A write and its evictions run
+ * as one Lua script, so concurrent writers from several instances keep the caps.
+ *
+ * When Redis is down, every method rejects (the client does not queue commands while offline):
+ * the profiler then leaves requests unprofiled, or drops their profile.
+ */
+export class RedisProfilerStorage implements ClosableProfilerStorage {
+  readonly retention: ResolvedRetention;
+  readonly keyPrefix: string;
+  private readonly keys: { index: string; summaries: string; sizes: string; bytes: string };
+
+  /**
+   * @param client - a connected client (`openRedis(url)`); the caller closes it
+   * @param options - key prefix and retention caps
+   * @param ownsClient - close the client in {@link close} (set by {@link RedisProfilerStorage.open})
+   * @throws KernelConfigError naming an invalid option
+   */
+  constructor(private readonly client: RedisClient, options: RedisProfilerStorageOptions = {}, private readonly ownsClient = false) {
+    this.retention = resolveRetention(options, ['keyPrefix']);
+    if (typeof client !== 'object' || client === null || typeof client.eval !== 'function') {
+      throw new KernelConfigError(`${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url).');
+    }
+    const prefix = options.keyPrefix ?? 'express-kernel:profiler:';
+    if (typeof prefix !== 'string' || !/^[\w:.{}-]*$/.test(prefix)) {
+      throw new KernelConfigError(`${OPTION_PREFIX}keyPrefix`, `expected letters, digits and ":_-.{}" only, e.g. "myapp:profiler:" (got ${JSON.stringify(prefix)}).`);
+    }
+    this.keyPrefix = prefix;
+    this.keys = { index: `${prefix}index`, summaries: `${prefix}summaries`, sizes: `${prefix}sizes`, bytes: `${prefix}bytes` };
+  }
+
+  /**
+   * Connects to Redis and returns a store that closes its client in {@link close}.
+   * @param url - e.g. `redis://127.0.0.1:6379`
+   * @throws KernelConfigError naming an invalid option
+   * @throws Error `Invalid option "profiler.storage.redisUrl": cannot connect to Redis at …`
+   */
+  static async open(url: string, options: RedisProfilerStorageOptions = {}): Promise<RedisProfilerStorage> {
+    resolveRetention(options, ['keyPrefix']); // fail on bad options before connecting
+    const client = await openRedis(url, `${OPTION_PREFIX}redisUrl`);
+    try {
+      return new RedisProfilerStorage(client, options, true);
+    } catch (e) {
+      await client.close();
+      throw e;
+    }
+  }
+
+  private profileKey(token: string): string {
+    return `${this.keyPrefix}profile:${token}`;
+  }
+
+  async read(token: string): Promise<Profile | null> {
+    const json = await this.client.get(this.profileKey(token));
+    if (json === null) return null;
+    const profile = JSON.parse(json) as Profile;
+    return profile.time < ageCutoff(this.retention) ? null : profile;
+  }
+
+  async write(profile: Profile): Promise<void> {
+    const { json, bytes } = encodeProfile(profile, this.retention);
+    const cutoff = ageCutoff(this.retention);
+    const ttlMs = Math.max(1, Math.ceil(profile.time - cutoff));
+    const { index, summaries, sizes, bytes: total } = this.keys;
+    await this.client.eval(WRITE, {
+      keys: [index, summaries, sizes, total],
+      arguments: [
+        this.keyPrefix, profile.token, json, JSON.stringify(summaryOf(profile)), String(bytes), String(profile.time),
+        String(ttlMs), String(cutoff), String(this.retention.maxProfiles), String(this.retention.maxBytes),
+      ],
+    });
+  }
+
+  /** Walks the sorted set newest first, within the time bounds, filtering the summaries here. */
+  async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+    const limit = resultLimit(criteria);
+    const min = String(Math.max(ageCutoff(this.retention), criteria.start ?? -Infinity));
+    const max = criteria.end === undefined ? '+inf' : String(criteria.end);
+    const out: ProfileSummary[] = [];
+    for (let offset = 0; out.length < limit; offset += FIND_BATCH) {
+      const tokens = await this.client.zRange(this.keys.index, max, min, {
+        BY: 'SCORE', REV: true, LIMIT: { offset, count: FIND_BATCH },
+      });
+      if (tokens.length === 0) break;
+      const found = await this.client.hmGet(this.keys.summaries, tokens);
+      for (const json of found) {
+        if (json === null) continue;
+        const summary = JSON.parse(json) as ProfileSummary;
+        if (matchesCriteria(summary, criteria) && out.push(summary) >= limit) break;
+      }
+      if (tokens.length < FIND_BATCH) break;
+    }
+    return out;
+  }
+
+  async has(token: string): Promise<boolean> {
+    const [exists, time] = await Promise.all([
+      this.client.exists(this.profileKey(token)),
+      this.client.zScore(this.keys.index, token),
+    ]);
+    return exists === 1 && time !== null && time >= ageCutoff(this.retention);
+  }
+
+  /** Deletes the index and every profile key under the prefix (SCAN, not KEYS). */
+  async purge(): Promise<void> {
+    // the prefix has no glob characters (see the constructor)
+    for await (const keys of this.client.scanIterator({ MATCH: `${this.keyPrefix}profile:*`, COUNT: 500 })) {
+      if (keys.length > 0) await this.client.del(keys);
+    }
+    await this.client.del(Object.values(this.keys));
+  }
+
+  /**
+   * Closes the client when {@link RedisProfilerStorage.open} connected it: waits for pending
+   * commands, or drops them when Redis is down.
+   */
+  async close(): Promise<void> {
+    if (!this.ownsClient || !this.client.isOpen) return;
+    if (this.client.isReady) await this.client.close();
+    else this.client.destroy();
+  }
+}

@@ -1,0 +1,192 @@
+import type { Statement } from 'better-sqlite3';
+import { openSqlite, SqliteDatabase } from '../../storage/sqlite';
+import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
+import type { ClosableProfilerStorage } from './ProfilerStorage';
+import { resultLimit } from './ProfilerStorage';
+import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
+import { KernelConfigError } from '../../kernel/options';
+
+/** The file the embedded store uses when given none, relative to the working directory. */
+export const DEFAULT_SQLITE_PATH = 'var/profiler.sqlite';
+
+/** Options of {@link SqliteProfilerStorage}: where the database is, and the retention caps. */
+export interface SqliteProfilerStorageOptions extends ProfilerStorageOptions {
+  /**
+   * The database file, created with its folder when missing. Ignored when `database` is given.
+   * @default 'var/profiler.sqlite'
+   */
+  sqlitePath?: string;
+  /** An open database (see `openSqlite`) shared with other modules; the store does not close it. */
+  database?: SqliteDatabase;
+}
+
+const TABLE = 'profiler_profiles';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ${TABLE} (
+  token TEXT PRIMARY KEY,
+  parent TEXT,
+  ip TEXT NOT NULL,
+  method TEXT NOT NULL,
+  url TEXT NOT NULL,
+  time INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  route TEXT,
+  size_bytes INTEGER NOT NULL,
+  profile TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${TABLE}_time ON ${TABLE} (time DESC, token DESC);
+CREATE INDEX IF NOT EXISTS ${TABLE}_status_time ON ${TABLE} (status_code, time DESC);
+`;
+
+const NEWEST_FIRST = 'ORDER BY time DESC, token DESC';
+
+interface SummaryRow {
+  token: string;
+  parent: string | null;
+  ip: string;
+  method: string;
+  url: string;
+  time: number;
+  status_code: number;
+  route: string | null;
+}
+
+function summaryOfRow(row: SummaryRow): ProfileSummary {
+  const summary: ProfileSummary = { token: row.token, ip: row.ip, method: row.method, url: row.url, time: row.time, statusCode: row.status_code };
+  if (row.parent !== null) summary.parent = row.parent;
+  if (row.route !== null) summary.route = row.route;
+  return summary;
+}
+
+/**
+ * Profiles in an SQLite database (better-sqlite3): the embedded default. Profiles survive a
+ * restart, and processes that open the same file share them. One row per profile: the index
+ * columns `find` filters on, in SQL, and the profile's JSON.
+ *
+ * Index columns are stored as UTF-8, so an unpaired UTF-16 surrogate in an ip, method, url or
+ * route reads back from `find` as U+FFFD; `read` returns the profile exactly, from its JSON.
+ */
+export class SqliteProfilerStorage implements ClosableProfilerStorage {
+  readonly retention: ResolvedRetention;
+  /** The database file, or `undefined` for a database given to the constructor. */
+  readonly file?: string;
+  private readonly db: SqliteDatabase;
+  private readonly ownsDatabase: boolean;
+  private readonly statements: {
+    read: Statement<[string, number], { profile: string }>;
+    has: Statement<[string, number], { found: number }>;
+    write: Statement<[Record<string, unknown>]>;
+    expire: Statement<[number]>;
+    keepNewest: Statement<[number]>;
+    keepBytes: Statement<[number]>;
+    purge: Statement<[]>;
+  };
+  private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
+  private readonly writeAndEvict: (row: Record<string, unknown>) => void;
+
+  /**
+   * Opens (or creates) the database and its table.
+   * @throws KernelConfigError naming an invalid option, or `"profiler.storage.sqlitePath"` when
+   *   the file cannot be opened
+   */
+  constructor(options: SqliteProfilerStorageOptions = {}) {
+    this.retention = resolveRetention(options, ['sqlitePath', 'database']);
+    if (options.database !== undefined) {
+      if (typeof options.database !== 'object' || options.database === null || typeof options.database.prepare !== 'function') {
+        throw new KernelConfigError(`${OPTION_PREFIX}database`, 'expected an open better-sqlite3 database, e.g. openSqlite(file).');
+      }
+      this.db = options.database;
+      this.ownsDatabase = false;
+    } else {
+      const file = options.sqlitePath ?? DEFAULT_SQLITE_PATH;
+      if (typeof file !== 'string' || file === '') {
+        throw new KernelConfigError(`${OPTION_PREFIX}sqlitePath`, `expected a file path, e.g. "${DEFAULT_SQLITE_PATH}" (got ${JSON.stringify(file)}).`);
+      }
+      this.db = openSqlite(file, `${OPTION_PREFIX}sqlitePath`);
+      this.file = file;
+      this.ownsDatabase = true;
+    }
+    this.db.exec(SCHEMA);
+    this.statements = {
+      read: this.db.prepare(`SELECT profile FROM ${TABLE} WHERE token = ? AND time >= ?`),
+      has: this.db.prepare(`SELECT 1 AS found FROM ${TABLE} WHERE token = ? AND time >= ?`),
+      write: this.db.prepare(`INSERT OR REPLACE INTO ${TABLE} (token, parent, ip, method, url, time, status_code, route, size_bytes, profile)
+        VALUES (@token, @parent, @ip, @method, @url, @time, @statusCode, @route, @bytes, @json)`),
+      expire: this.db.prepare(`DELETE FROM ${TABLE} WHERE time < ?`),
+      keepNewest: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN (SELECT token FROM ${TABLE} ${NEWEST_FIRST} LIMIT -1 OFFSET ?)`),
+      // The running total from the newest down: rows past the cap are the oldest to go.
+      keepBytes: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN (
+        SELECT token FROM (SELECT token, SUM(size_bytes) OVER (${NEWEST_FIRST} ROWS UNBOUNDED PRECEDING) AS kept FROM ${TABLE}) WHERE kept > ?)`),
+      purge: this.db.prepare(`DELETE FROM ${TABLE}`),
+    };
+    this.writeAndEvict = this.db.transaction((row: Record<string, unknown>) => {
+      this.statements.write.run(row);
+      this.statements.expire.run(ageCutoff(this.retention));
+      this.statements.keepNewest.run(this.retention.maxProfiles);
+      this.statements.keepBytes.run(this.retention.maxBytes);
+    });
+  }
+
+  async read(token: string): Promise<Profile | null> {
+    const row = this.statements.read.get(token, ageCutoff(this.retention));
+    return row === undefined ? null : (JSON.parse(row.profile) as Profile);
+  }
+
+  async write(profile: Profile): Promise<void> {
+    const { json, bytes } = encodeProfile(profile, this.retention);
+    this.writeAndEvict({
+      token: profile.token,
+      parent: profile.parent ?? null,
+      ip: profile.ip,
+      method: profile.method,
+      url: profile.url,
+      time: profile.time,
+      statusCode: profile.statusCode,
+      route: profile.route ?? null,
+      bytes,
+      json,
+    });
+  }
+
+  /**
+   * Filters in SQL. Substrings (`ip`, `url`) are matched with `instr()`, which has no wildcard
+   * characters at all (so `%`, `_` and `\` in a search are plain text) and, unlike `LIKE`, is
+   * case-sensitive, as the other stores are.
+   */
+  async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+    const limit = resultLimit(criteria);
+    if (limit === 0) return [];
+    const where = ['time >= ?'];
+    const params: unknown[] = [ageCutoff(this.retention)];
+    const add = (clause: string, value: unknown): void => { where.push(clause); params.push(value); };
+    if (criteria.ip !== undefined && criteria.ip !== '') add('instr(ip, ?) > 0', criteria.ip);
+    if (criteria.method !== undefined && criteria.method !== '') add('method = ?', criteria.method.toUpperCase());
+    if (criteria.url !== undefined && criteria.url !== '') add('instr(url, ?) > 0', criteria.url);
+    if (criteria.statusCode !== undefined) add('status_code = ?', criteria.statusCode);
+    if (criteria.start !== undefined) add('time >= ?', criteria.start);
+    if (criteria.end !== undefined) add('time <= ?', criteria.end);
+    params.push(Number.isFinite(limit) ? limit : -1);
+    const sql = `SELECT token, parent, ip, method, url, time, status_code, route FROM ${TABLE}
+      WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT ?`;
+    let statement = this.findStatements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare<unknown[], SummaryRow>(sql);
+      this.findStatements.set(sql, statement);
+    }
+    return statement.all(...params).map(summaryOfRow);
+  }
+
+  async has(token: string): Promise<boolean> {
+    return this.statements.has.get(token, ageCutoff(this.retention)) !== undefined;
+  }
+
+  async purge(): Promise<void> {
+    this.statements.purge.run();
+  }
+
+  /** Closes the database when the store opened it. */
+  async close(): Promise<void> {
+    if (this.ownsDatabase && this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSqlite } from '../../../src/storage/sqlite';
+import { SqliteProfilerStorage } from '../../../src/profiler/storage/SqliteProfilerStorage';
+import { describeProfilerStorage } from './conformance';
+import { makeProfile, T0 } from './profiles';
+
+let dir: string;
+let n = 0;
+const freshFile = (): string => path.join(dir, `profiles-${++n}.sqlite`);
+const now = (): number => T0;
+
+beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-profiler-')); });
+afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+describeProfilerStorage('SqliteProfilerStorage', (options) => new SqliteProfilerStorage({ ...options, sqlitePath: freshFile() }));
+
+describe('new SqliteProfilerStorage({ sqlitePath })', () => {
+  it('keeps profiles across a restart: a new store on the same file reads them', async () => {
+    const file = path.join(dir, 'nested', 'folder', 'profiler.sqlite');
+    const before = new SqliteProfilerStorage({ sqlitePath: file, now });
+    await before.write(makeProfile('aaaaaa', 0, { route: 'home' }));
+    await before.write(makeProfile('bbbbbb', 1));
+    await before.close();
+
+    const after = new SqliteProfilerStorage({ sqlitePath: file, now });
+    expect(await after.read('aaaaaa')).toStrictEqual(makeProfile('aaaaaa', 0, { route: 'home' }));
+    expect((await after.find({})).map((s) => s.token)).toEqual(['bbbbbb', 'aaaaaa']);
+    await after.close();
+  });
+
+  it('shares profiles with another store open on the same file', async () => {
+    const file = freshFile();
+    const a = new SqliteProfilerStorage({ sqlitePath: file, now });
+    const b = new SqliteProfilerStorage({ sqlitePath: file, now });
+    await a.write(makeProfile('aaaaaa', 0));
+    expect(await b.has('aaaaaa')).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('names the option when the file cannot be opened', () => {
+    const blocker = path.join(dir, 'a-file');
+    fs.writeFileSync(blocker, '');
+    expect(() => new SqliteProfilerStorage({ sqlitePath: path.join(blocker, 'x.sqlite') }))
+      .toThrow(/^Invalid option "profiler\.storage\.sqlitePath": cannot open SQLite database ".*x\.sqlite": /);
+  });
+
+  it.each([[''], [42]])('rejects sqlitePath %p', (value) => {
+    expect(() => new SqliteProfilerStorage({ sqlitePath: value as string }))
+      .toThrow(`Invalid option "profiler.storage.sqlitePath": expected a file path, e.g. "var/profiler.sqlite" (got ${JSON.stringify(value)}).`);
+  });
+
+  it('indexes the search columns, the time newest first', async () => {
+    const file = freshFile();
+    const store = new SqliteProfilerStorage({ sqlitePath: file, now });
+    await store.close();
+    const db = openSqlite(file);
+    const columns = (db.prepare('PRAGMA table_info(profiler_profiles)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).toEqual(['token', 'parent', 'ip', 'method', 'url', 'time', 'status_code', 'route', 'size_bytes', 'profile']);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT token, url FROM profiler_profiles
+      WHERE time >= 0 AND instr(url, 'x') > 0 ORDER BY time DESC, token DESC LIMIT 10`).all() as Array<{ detail: string }>).map((p) => p.detail).join('\n');
+    expect(plan).toContain('USING INDEX profiler_profiles_time');
+    expect(plan).not.toContain('TEMP B-TREE'); // no sort: the index gives the order
+    db.close();
+  });
+});
+
+describe('new SqliteProfilerStorage({ database })', () => {
+  it('uses a database opened elsewhere, and leaves it open on close', async () => {
+    const db = openSqlite(':memory:');
+    const store = new SqliteProfilerStorage({ database: db, now });
+    await store.write(makeProfile('aaaaaa', 0));
+    await store.close();
+    expect(db.open).toBe(true);
+    expect(db.prepare('SELECT count(*) AS n FROM profiler_profiles').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('rejects something that is not a database', () => {
+    expect(() => new SqliteProfilerStorage({ database: {} as never }))
+      .toThrow('Invalid option "profiler.storage.database": expected an open better-sqlite3 database, e.g. openSqlite(file).');
+  });
+});
