@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { debugRouter, DEBUG_ROUTER_SYNOPSIS } from './debugRouter';
 import { loadRoutes } from './loadRoutes';
+import { PROFILER_LIST_SYNOPSIS, PROFILER_PURGE_SYNOPSIS, ProfilerListCriteria, profilerList, profilerPurge, ProfilerStorageSelection, runProfilerCommand } from './profilerCommands';
 import type { CommandResult } from './result';
 import { routerMatch, ROUTER_MATCH_SYNOPSIS } from './routerMatch';
 import { renderThrowable, terminalWidth } from './style';
@@ -61,6 +62,38 @@ program
       routerMatch(loadRoutes(opts.routes), pathInfo, {
         method: opts.method, scheme: opts.scheme, host: opts.host, verbose: opts.verbose, terminalWidth: width,
       }));
+  });
+
+const STORAGE_HELP = {
+  sqlite: 'The SQLite file of the profiles (default: $PROFILER_SQLITE, else var/profiler.sqlite)',
+  redis: 'The Redis URL of the profiles (default: $REDIS_URL)',
+};
+
+program
+  .command('profiler:list')
+  .description('List the stored profiles, newest first')
+  .option('--ip <ip>', 'Filter by client IP (or part of it)')
+  .option('--method <method>', 'Filter by HTTP method')
+  .option('--status <status>', 'Filter by response status code')
+  .option('--url <url>', 'Filter by part of the URL')
+  .option('--start <start>', 'Requests started at or after (ms since the epoch, or a date)')
+  .option('--end <end>', 'Requests started at or before (ms since the epoch, or a date)')
+  .option('--limit <limit>', 'How many profiles at most', '10')
+  .option('--sqlite <path>', STORAGE_HELP.sqlite)
+  .option('--redis <url>', STORAGE_HELP.redis)
+  .action(async (opts: ProfilerListCriteria & ProfilerStorageSelection) => {
+    const width = terminalWidth();
+    emit(await runProfilerCommand(PROFILER_LIST_SYNOPSIS, opts, (storage) => profilerList(storage, { ...opts, terminalWidth: width }), { terminalWidth: width }));
+  });
+
+program
+  .command('profiler:purge')
+  .description('Delete every stored profile')
+  .option('--sqlite <path>', STORAGE_HELP.sqlite)
+  .option('--redis <url>', STORAGE_HELP.redis)
+  .action(async (opts: ProfilerStorageSelection) => {
+    const width = terminalWidth();
+    emit(await runProfilerCommand(PROFILER_PURGE_SYNOPSIS, opts, (storage) => profilerPurge(storage, { terminalWidth: width }), { terminalWidth: width }));
   });
 
 program.parse(process.argv);

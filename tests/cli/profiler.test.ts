@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
+import { SqliteProfilerStorage } from '../../src/profiler/storage/SqliteProfilerStorage';
+import { startRedis, TestRedis } from '../helpers/redis';
+import { makeProfile } from '../profiler/storage/profiles';
+import { CLI, ensureCliBuilt, ROOT } from './builtCli';
+
+// Runs the built console (dist/cli/main.js) as a real process against real stores.
+
+interface Run { status: number | null; stdout: string; stderr: string }
+
+/** Runs the console without blocking the event loop (the Redis tests' server lives in this process). */
+function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  const { REDIS_URL: _r, PROFILER_SQLITE: _p, ...inherited } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...inherited, COLUMNS: '120', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const tokensIn = (output: string): string[] => [...output.matchAll(/^ {2}([0-9a-f]{6}) /gm)].map((m) => m[1]);
+
+let dir: string;
+let file: string;
+
+beforeAll(async () => {
+  ensureCliBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-cli-profiler-'));
+  file = path.join(dir, 'profiler.sqlite');
+  const store = new SqliteProfilerStorage({ sqlitePath: file, now: () => makeProfile('x', 10).time });
+  await store.write(makeProfile('aaaaaa', 1, { method: 'GET', statusCode: 200 }));
+  await store.write(makeProfile('bbbbbb', 2, { method: 'POST', statusCode: 201 }));
+  await store.write(makeProfile('cccccc', 3, { method: 'GET', statusCode: 404 }));
+  await store.close();
+}, 180_000);
+
+afterAll(() => {
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('express-kernel profiler:list', () => {
+  it('lists the profiles of --sqlite <path>, newest first, whatever their age', async () => {
+    const run = await cli({}, 'profiler:list', '--sqlite', file);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}Token +IP +Method +Status +URL +Time +$/m);
+    expect(tokensIn(run.stdout)).toEqual(['cccccc', 'bbbbbb', 'aaaaaa']);
+    expect(run.stdout).toContain('  cccccc   127.0.0.1   GET      404      http://localhost/page/cccccc   2024-01-01T00:00:03.000Z  ');
+  });
+
+  it('reads the file from PROFILER_SQLITE when no option is given', async () => {
+    const run = await cli({ PROFILER_SQLITE: file }, 'profiler:list', '--method', 'get', '--limit', '1');
+    expect(run.status).toBe(0);
+    expect(tokensIn(run.stdout)).toEqual(['cccccc']);
+  });
+
+  it('passes every filter on', async () => {
+    const run = await cli({}, 'profiler:list', '--sqlite', file, '--ip', '127.0', '--status', '201', '--url', '/page/',
+      '--start', '2024-01-01T00:00:02Z', '--end', String(makeProfile('x', 2).time));
+    expect(tokensIn(run.stdout)).toEqual(['bbbbbb']);
+  });
+
+  it('prints an [ERROR] block and exits 1 for a bad --status', async () => {
+    const run = await cli({}, 'profiler:list', '--sqlite', file, '--status', 'abc');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(' [ERROR] The "--status" option expects a whole number from 100 to 599, "abc" given.');
+  });
+
+  it('refuses --sqlite with --redis on stderr, exit 1', async () => {
+    const run = await cli({}, 'profiler:list', '--sqlite', file, '--redis', 'redis://127.0.0.1:1');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('  The "--sqlite" and "--redis" options cannot be used together: choose one store.  ');
+    expect(run.stderr).toContain('profiler:list [--ip IP]');
+  });
+});
+
+describe('express-kernel profiler:purge', () => {
+  it('deletes every profile of the file', async () => {
+    const copy = path.join(dir, 'purged.sqlite');
+    fs.copyFileSync(file, copy);
+    const run = await cli({}, 'profiler:purge', '--sqlite', copy);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(' [OK] All profiles were purged.');
+    const after = await cli({}, 'profiler:list', '--sqlite', copy);
+    expect(after.stdout).toContain(' [INFO] No profiles found.');
+  });
+});
+
+describe('express-kernel profiler:* on Redis', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const store = await RedisProfilerStorage.open(redis.url);
+    await store.write(makeProfile('dddddd', 1, { time: Date.now() }));
+    await store.close();
+  });
+  afterAll(async () => { await redis?.stop(); });
+
+  it('lists the profiles of --redis <url>, then of REDIS_URL, and purges them', async () => {
+    expect(tokensIn((await cli({}, 'profiler:list', '--redis', redis.url)).stdout)).toEqual(['dddddd']);
+    expect(tokensIn((await cli({ REDIS_URL: redis.url }, 'profiler:list')).stdout)).toEqual(['dddddd']);
+    expect((await cli({ REDIS_URL: redis.url }, 'profiler:purge')).status).toBe(0);
+    expect((await cli({}, 'profiler:list', '--redis', redis.url)).stdout).toContain(' [INFO] No profiles found.');
+  });
+});
