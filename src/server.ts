@@ -3,6 +3,8 @@ import http from 'node:http';
 import pino from 'pino';
 import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
 import { openRedis, RedisClient } from './storage/redis';
+import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
+import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
 
 /**
  * The demo service (`npm start`). Environment:
@@ -12,7 +14,9 @@ import { openRedis, RedisClient } from './storage/redis';
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
  * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
  * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
- * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`.
+ * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`;
+ * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
+ *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
  * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
  */
 function list(value: string | undefined): string[] | undefined {
@@ -43,12 +47,17 @@ async function main(): Promise<void> {
     fail('Invalid environment variable "APP_SECRET": set a secret of at least 32 characters when APP_ENV=prod.');
   }
   let redis: RedisClient | undefined;
+  let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
+  const debug = debugText === '1' || debugText === 'true';
   try {
     if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
+    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: env.REDIS_URL || undefined });
     kernel = createDemoKernel({
-      debug: debugText === '1' || debugText === 'true',
+      debug,
       environment: appEnv,
+      profilerStorage,
+      profilerDangerouslyAllowInProduction: env.PROFILER_DANGEROUSLY_ALLOW_IN_PROD === '1',
       trustedProxies: list(env.TRUSTED_PROXIES),
       profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
       logger,
@@ -71,7 +80,7 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void Promise.allSettled([kernel.close(), redis?.quit()]).then(() => process.exit(0));
+      void Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]).then(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 5000).unref();

@@ -31,6 +31,8 @@ export interface DemoKernelOptions {
   trustedProxies?: string[];
   profilerAllowedIps?: string[];
   profilerStorage?: ProfilerStorage;
+  /** Let the profiler run with environment `prod` (see the kernel option of the same name). */
+  profilerDangerouslyAllowInProduction?: boolean;
   logger?: Logger;
   /** The SQLite file for books, sessions and login throttling. @default ':memory:' */
   sqlitePath?: string;
@@ -76,7 +78,7 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     debug: options.debug ?? true,
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
-    profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage },
+    profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,
     cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },

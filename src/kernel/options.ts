@@ -39,6 +39,11 @@ export interface KernelOptions {
     allowedIps?: string[];
     /** Extra data collectors. */
     collectors?: DataCollector[];
+    /**
+     * The profiler refuses to run when `environment` is `prod` (it shows request data and stack
+     * traces). Set this to run it there anyway. @default false
+     */
+    dangerouslyAllowInProduction?: boolean;
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
@@ -126,6 +131,7 @@ const schema = z.object({
     storage: z.custom<ProfilerStorage>((v) => typeof v === 'object' && v !== null && typeof (v as ProfilerStorage).write === 'function', 'expected a ProfilerStorage').optional(),
     allowedIps: ipList.optional(),
     collectors: z.array(z.custom<DataCollector>((v) => typeof v === 'object' && v !== null && typeof (v as DataCollector).collect === 'function', 'expected a DataCollector')).optional(),
+    dangerouslyAllowInProduction: z.boolean().optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
@@ -163,6 +169,10 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     throw new KernelConfigError(at || 'options', `${issue.message} (got ${JSON.stringify(value) ?? String(value)}).`);
   }
   const o = parsed.data;
+  const environment = o.environment ?? ((o.debug ?? false) ? 'dev' : 'prod');
+  if (environment === 'prod' && (o.debug ?? false) && (o.profiler?.enabled ?? true) && o.profiler?.dangerouslyAllowInProduction !== true) {
+    throw new KernelConfigError('profiler.enabled', 'the profiler does not run with environment "prod": it shows request data and stack traces. Turn debug off, set profiler.enabled: false, or set profiler.dangerouslyAllowInProduction: true (PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1 for the demo).');
+  }
   if (o.session !== undefined && o.secret === undefined) {
     throw new KernelConfigError('secret', 'a session needs the application secret: set `secret` (at least 32 characters), e.g. from APP_SECRET.');
   }
@@ -172,7 +182,7 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
   return Object.freeze({
     routes: o.routes,
     debug,
-    environment: o.environment ?? (debug ? 'dev' : 'prod'),
+    environment,
     trustedProxies,
     profiler: Object.freeze({
       enabled: debug && (o.profiler?.enabled ?? true),

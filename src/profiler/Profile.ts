@@ -29,7 +29,7 @@ export interface Profile {
 /** The summary a search returns (Symfony's `index.csv` columns). */
 export type ProfileSummary = Pick<Profile, 'token' | 'parent' | 'ip' | 'method' | 'url' | 'time' | 'statusCode' | 'route'>;
 
-/** Search filters (Symfony profiler search). All optional; strings match as substrings except method and ip. */
+/** Search filters (Symfony profiler search). All optional; `ip` and `url` match as substrings, `method` exactly. */
 export interface ProfileCriteria {
   ip?: string;
   method?: string;

@@ -12,11 +12,17 @@ export type RedisClient = ReturnType<typeof createClient>;
  * @throws Error `Invalid option "<option>": cannot connect to Redis at "<url>": <reason>`
  */
 export async function openRedis(url: string, option = 'REDIS_URL'): Promise<RedisClient> {
+  let connectedOnce = false;
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+    socket: {
+      connectTimeout: 2000,
+      // the first connection fails fast (a start-up error); after that, reconnect for ever
+      reconnectStrategy: (retries, cause) => (connectedOnce ? Math.min(100 * 2 ** retries, 2000) : cause),
+    },
   });
+  client.once('ready', () => { connectedOnce = true; });
   client.on('error', () => { /* reported per command; reconnects by itself */ });
   try {
     await client.connect();

@@ -10,7 +10,7 @@ describe('debugRouter(routes, options)', () => {
   const routes = createDemoRoutes();
 
   describe('without a name', () => {
-    it('lists all 12 demo routes in matching order with their methods, then a blank line', () => {
+    it('lists all 13 demo routes in matching order with their methods, then a blank line', () => {
       expect(debugRouter(routes)).toEqual({
         output: [
           ' ----------------- ----------- -------- ------ ------------------ ',
@@ -28,6 +28,7 @@ describe('debugRouter(routes, options)', () => {
           '  localized_about   GET         ANY      ANY    /{_locale}/about  ',
           '  admin_dashboard   GET         ANY      ANY    /admin            ',
           '  boom              GET         ANY      ANY    /boom             ',
+          '  api_time          GET         ANY      ANY    /api/time         ',
           ' ----------------- ----------- -------- ------ ------------------ ',
           '',
           '',
@@ -81,7 +82,7 @@ describe('debugRouter(routes, options)', () => {
         '| Requirements | id: \\d+                   |',
         '| Class        | Route                     |',
         '| Defaults     | _controller: Closure()    |',
-        '| Options      | NONE                      |',
+        '| Options      | provider: object(Closure) |',
         '+--------------+---------------------------+',
         '',
       ]);
@@ -119,7 +120,7 @@ describe('debugRouter(routes, options)', () => {
 
     it('prints getRouteData() as JSON with --format json', () => {
       const data = JSON.parse(debugRouter(routes, { name: 'book_show', format: 'json' }).output) as Record<string, unknown>;
-      expect(data).toMatchObject({ path: '/api/books/{id}', method: 'GET', requirements: { id: '\\d+' }, options: [] });
+      expect(data).toMatchObject({ path: '/api/books/{id}', method: 'GET', requirements: { id: '\\d+' }, options: { provider: {} } });
     });
   });
 

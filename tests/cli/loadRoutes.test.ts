@@ -35,7 +35,7 @@ describe('loadRoutes(modulePath, cwd)', () => {
   it('returns the demo table without a module', () => {
     expect(loadRoutes().all().map(([n]) => n)).toEqual([
       'home', 'api_entrypoint', 'book_list', 'book_create', 'book_show', 'book_update', 'book_delete',
-      'hello_slash', 'plain', 'localized_about', 'admin_dashboard', 'boom',
+      'hello_slash', 'plain', 'localized_about', 'admin_dashboard', 'boom', 'api_time',
     ]);
   });
 

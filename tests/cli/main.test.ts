@@ -62,7 +62,7 @@ describe('node dist/cli/main.js', () => {
     expect(run.stdout.split('\n').filter((l) => /^ {2}\w/.test(l)).map((l) => l.trim().split(/ +/).slice(0, 2))).toEqual([
       ['Name', 'Method'], ['home', 'GET'], ['api_entrypoint', 'GET'], ['book_list', 'GET'], ['book_create', 'POST'],
       ['book_show', 'GET'], ['book_update', 'PUT|PATCH'], ['book_delete', 'DELETE'], ['hello_slash', 'GET'],
-      ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['boom', 'GET'],
+      ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['boom', 'GET'], ['api_time', 'GET'],
     ]);
   });
 

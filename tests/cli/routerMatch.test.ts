@@ -80,7 +80,7 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       '| Requirements | id: \\d+                   |',
       '| Class        | Route                     |',
       '| Defaults     | _controller: Closure()    |',
-      '| Options      | NONE                      |',
+      '| Options      | provider: object(Closure) |',
       '+--------------+---------------------------+',
       '',
     ].join('\n'));
@@ -103,7 +103,7 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       ' Route "book_list" almost matches but method "DELETE" does not match any of the required methods (GET)',
     ]);
     expect(lines).toContain(' Route "boom" does not match: Path "/boom" does not match');
-    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(12);
+    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(13);
   });
 
   it('stops at the first matching route: later routes are not reported', () => {

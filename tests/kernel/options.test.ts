@@ -39,3 +39,14 @@ describe('createKernel(options) validation', () => {
     expect(Object.isFrozen(k.kernelOptions.trustedProxies)).toBe(true);
   });
 });
+
+describe('the profiler is safe by default', () => {
+  const routes = new RouteCollection();
+  test('refuses to run with environment prod, naming the override', () => {
+    expect(() => createKernel({ routes, debug: true, environment: 'prod' })).toThrow(/Invalid option "profiler.enabled": .*dangerouslyAllowInProduction/);
+  });
+  test('runs in prod only with the loudly named override, or not at all when debug is off', () => {
+    expect(createKernel({ routes, debug: true, environment: 'prod', profiler: { dangerouslyAllowInProduction: true } }).profiler).toBeDefined();
+    expect(createKernel({ routes, debug: false, environment: 'prod' }).profiler).toBeUndefined();
+  });
+});
