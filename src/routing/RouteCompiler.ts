@@ -1,6 +1,6 @@
 import type { Route } from './Route';
 import { InvalidRouteError } from './errors';
-import { compileRegex, mayMatchSlash, pcreToJs, quoteClass, quoteRegex } from './pcre';
+import { compileRegex, mayLookAround, mayMatchSlash, pcreToJs, quoteClass, quoteRegex } from './pcre';
 
 /** Static text of a pattern. */
 export interface TextToken {
@@ -47,7 +47,10 @@ export interface CompiledRoute {
   readonly hasTrailingSlash: boolean;
   /** The path ends with a variable, optionally followed by `/`. */
   readonly hasTrailingVar: boolean;
-  /** Segments of the path for the index; `tailFrom` is where the index stops following them. */
+  /**
+   * Segments of the path for the matcher's index (trailing empty ones dropped); `tailFrom` is
+   * where the index stops following them (-1: it follows them all).
+   */
   readonly indexSegments: readonly IndexSegment[];
   readonly tailFrom: number;
 }
@@ -162,8 +165,16 @@ function mustCompile(source: string, flags: string, pattern: string): RegExp {
 
 interface SegmentDraft { parts: Array<{ text: string } | { token: VariableToken; index: number }> }
 
-function indexSegmentsOf(path: string, tokens: Token[], firstOptional: number, hasTrailingSlash: boolean): { segments: IndexSegment[]; tailFrom: number } {
-  if (path === '/') return { segments: [], tailFrom: -1 };
+/**
+ * Splits the path into the segments the matcher's index follows. The index reads a request path
+ * with all its trailing slashes trimmed, segment by segment, and must find every route whose
+ * regex may match it; so it stops following a route (`tailFrom`) at the first segment it cannot
+ * check alone: a variable that is optional, may match `/`, or may look outside its segment
+ * (anchors, lookarounds), a segment that does not compile, and a run of segments at the end
+ * that may all be empty (the trimmed request may have lost them). Trailing empty static
+ * segments (`/a/`, `/a//`) are dropped, as the request's trailing slashes are.
+ */
+function indexSegmentsOf(tokens: Token[], firstOptional: number, flags: string): { segments: IndexSegment[]; tailFrom: number } {
   const drafts: SegmentDraft[] = [{ parts: [] }];
   tokens.forEach((t, index) => {
     if (t.kind === 'text') {
@@ -178,28 +189,45 @@ function indexSegmentsOf(path: string, tokens: Token[], firstOptional: number, h
     }
   });
   drafts.shift();
-  if (hasTrailingSlash && drafts.length > 0 && drafts[drafts.length - 1].parts.length === 0) drafts.pop();
   let tailFrom = -1;
   const segments: IndexSegment[] = [];
+  /** Segments [0, nonEmpty) end with one that cannot match the empty string (or are none). */
+  let nonEmpty = 0;
   drafts.forEach((d, si) => {
+    if (tailFrom !== -1) return;
     let source = '';
     let dynamic = false;
     for (const p of d.parts) {
       if ('text' in p) source += quoteRegex(p.text);
       else {
         dynamic = true;
-        if ((p.index >= firstOptional || mayMatchSlash(p.token.regex)) && tailFrom === -1) tailFrom = si;
-        source += `(?:${p.token.regex})`;
+        const r = p.token.regex;
+        if (p.index >= firstOptional || mayMatchSlash(r) || mayLookAround(r)) tailFrom = si;
+        source += `(?:${r})`;
       }
     }
-    if (!dynamic) segments.push({ kind: 'static', text: d.parts.map((p) => ('text' in p ? p.text : '')).join('') });
-    else {
-      const regex = compileRegex(`^${source}$`, 's');
-      if (regex instanceof Error) { if (tailFrom === -1) tailFrom = si; segments.push({ kind: 'dynamic', source, regex: /^/ }); }
-      else segments.push({ kind: 'dynamic', source, regex });
+    if (tailFrom !== -1) return;
+    if (!dynamic) {
+      const text = d.parts.map((p) => ('text' in p ? p.text : '')).join('');
+      segments.push({ kind: 'static', text });
+      if (text !== '') nonEmpty = si + 1;
+      return;
     }
+    let regex: RegExp;
+    try {
+      regex = new RegExp(`^${source}$`, flags);
+    } catch {
+      tailFrom = si;
+      return;
+    }
+    segments.push({ kind: 'dynamic', source, regex });
+    if (!regex.test('')) nonEmpty = si + 1;
   });
-  return { segments, tailFrom };
+  // `segments` stops before tailFrom. What the index does not follow may be empty, or only
+  // slashes, and so may a run of segments before it: the trimmed request may end before them.
+  const tail = tailFrom !== -1 || segments.slice(nonEmpty).some((s) => s.kind === 'dynamic');
+  segments.length = nonEmpty;
+  return { segments, tailFrom: tail ? nonEmpty : -1 };
 }
 
 /**
@@ -232,11 +260,12 @@ export function compileRoute(route: Route): CompiledRoute {
     if (hasTrailingSlash) body = body.slice(0, -1);
     body += '/?';
   }
-  const { segments, tailFrom } = indexSegmentsOf(route.path, path.tokens, path.firstOptional, hasTrailingSlash);
+  const matchRegex = mustCompile(`^${body}$`, 's', route.path);
+  const { segments, tailFrom } = indexSegmentsOf(path.tokens, path.firstOptional, matchRegex.flags);
   return {
     staticPrefix: staticPrefixOf(route, path.tokens),
     regex: mustCompile(`^${path.source}$`, 's', route.path),
-    matchRegex: mustCompile(`^${body}$`, 's', route.path),
+    matchRegex,
     tokens: path.tokens,
     pathVariables,
     hostRegex,

@@ -25,6 +25,8 @@ export function quoteClass(text: string): string {
 export function pcreToJs(source: string): string {
   let out = '';
   let inClass = false;
+  /** The last thing written was a quantifier (`+`, `*`, `?`, `{n,m}`): a `+` now makes it possessive. */
+  let afterQuantifier = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
@@ -33,6 +35,7 @@ export function pcreToJs(source: string): string {
       else if (!inClass && (n === 'z' || n === 'Z')) out += '$';
       else out += c + n;
       i++;
+      afterQuantifier = false;
       continue;
     }
     if (inClass) {
@@ -42,25 +45,45 @@ export function pcreToJs(source: string): string {
     }
     if (c === '[') {
       inClass = true;
+      afterQuantifier = false;
       out += c;
       if (source[i + 1] === '^') { out += '^'; i++; }
       if (source[i + 1] === ']') { out += '\\]'; i++; }
       continue;
     }
     if (c === '(') {
+      afterQuantifier = false;
       const rest = source.slice(i + 1);
       if (rest.startsWith('?P<')) { out += '(?:'; i = source.indexOf('>', i) ; continue; }
       if (rest.startsWith('?<') && !rest.startsWith('?<=') && !rest.startsWith('?<!')) { out += '(?:'; i = source.indexOf('>', i); continue; }
       if (rest.startsWith("?'")) { out += '(?:'; i = source.indexOf("'", i + 3); continue; }
       if (rest.startsWith('?>')) { out += '(?:'; i += 2; continue; }
-      if (rest.startsWith('?')) { out += c; continue; }
+      if (rest.startsWith('?')) { out += '(?'; i++; continue; }
       out += '(?:';
       continue;
     }
-    if (c === '+' && i > 0 && /[+*?}]/.test(source[i - 1]) && source[i - 2] !== '\\') {
-      // possessive quantifier: drop the '+'
+    if (c === '+' || c === '*' || c === '?') {
+      if (afterQuantifier) {
+        // `x++` (possessive) loses its `+`; `x+?` (lazy) keeps its `?`. Either ends the quantifier.
+        afterQuantifier = false;
+        if (c === '+') continue;
+        out += c;
+        continue;
+      }
+      afterQuantifier = true;
+      out += c;
       continue;
     }
+    if (c === '{') {
+      const q = /^\{\d+(?:,\d*)?\}/.exec(source.slice(i));
+      if (q !== null) {
+        out += q[0];
+        i += q[0].length - 1;
+        afterQuantifier = true;
+        continue;
+      }
+    }
+    afterQuantifier = false;
     out += c;
   }
   return out;
@@ -81,6 +104,9 @@ export function compileRegex(source: string, flags: string): RegExp | Error {
     }
   }
 }
+
+const CLASS_ESCAPE = -1;
+const UNSURE = -2;
 
 /**
  * Conservatively tells whether a requirement may match a string that contains `/`. `false` is a
@@ -104,31 +130,29 @@ export function mayMatchSlash(source: string): boolean {
       let negated = false;
       if (source[j] === '^') { negated = true; j++; }
       let hasSlash = false;
+      /** Reads one class atom at j and moves past it: a code unit, CLASS_ESCAPE or UNSURE. */
+      const atom = (): number => {
+        if (source[j] !== '\\') return source.charCodeAt(j++);
+        const n = source[j + 1];
+        if (n === undefined) return UNSURE;
+        j += 2;
+        if (n === 'd' || n === 'w' || n === 's') return CLASS_ESCAPE;
+        if (/[a-zA-Z0-9]/.test(n)) return UNSURE;
+        return n.charCodeAt(0);
+      };
       while (j < source.length && source[j] !== ']') {
-        let lo: number;
-        if (source[j] === '\\') {
-          const n = source[j + 1];
-          if (n === undefined) return true;
-          j += 2;
-          if ('dws'.includes(n)) continue;
-          if (/[a-zA-Z0-9]/.test(n)) return true;
-          lo = n.charCodeAt(0);
-        } else {
-          lo = source.charCodeAt(j);
-          j++;
-        }
+        const lo = atom();
+        if (lo === UNSURE) return true;
         if (source[j] === '-' && j + 1 < source.length && source[j + 1] !== ']') {
-          let hi: number;
-          if (source[j + 1] === '\\') {
-            const n = source[j + 2];
-            if (n === undefined || /[a-zA-Z0-9]/.test(n)) return true;
-            hi = n.charCodeAt(0);
-            j += 3;
-          } else {
-            hi = source.charCodeAt(j + 1);
-            j += 2;
+          j++;
+          const hi = atom();
+          if (hi === UNSURE) return true;
+          // Next to a class escape, `-` is a literal (Annex B): `[\d-0]` is \d, `-` and `0`.
+          if (lo === CLASS_ESCAPE || hi === CLASS_ESCAPE) {
+            if (lo === 47 || hi === 47) hasSlash = true;
+          } else if (lo <= 47 && hi >= 47) {
+            hasSlash = true;
           }
-          if (lo <= 47 && hi >= 47) hasSlash = true;
           continue;
         }
         if (lo === 47) hasSlash = true;
@@ -139,6 +163,43 @@ export function mayMatchSlash(source: string): boolean {
       continue;
     }
     i++;
+  }
+  return false;
+}
+
+/**
+ * Conservatively tells whether a requirement may look outside the text it matches: anchors
+ * (`^`, `$`), word boundaries (`\b`, `\B`), lookarounds and backreferences. Such a requirement
+ * can be checked only within the whole path, not within its segment alone. `false` is a promise
+ * (the matcher's index relies on it); `true` only means "cannot tell".
+ * @param source - the requirement in JavaScript syntax (see {@link pcreToJs})
+ */
+export function mayLookAround(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const n = source[i + 1];
+      if (n === undefined) return true;
+      if (!inClass && (n === 'b' || n === 'B' || n === 'k' || (n >= '1' && n <= '9'))) return true;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (source[i + 1] === '^') i++;
+      continue;
+    }
+    if (c === '^' || c === '$') return true;
+    if (c === '(' && source[i + 1] === '?') {
+      const n = source[i + 2];
+      if (n === '=' || n === '!') return true;
+      if (n === '<' && (source[i + 3] === '=' || source[i + 3] === '!')) return true;
+    }
   }
   return false;
 }

@@ -1,4 +1,4 @@
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function hex(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
@@ -18,7 +18,7 @@ export function rawUrlDecode(raw: string): string | null {
   if (raw.indexOf('%') === -1) return raw;
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
+    let c = raw.charCodeAt(i);
     if (c === 37 && i + 2 < raw.length) {
       const hi = hex(raw.charCodeAt(i + 1));
       const lo = hex(raw.charCodeAt(i + 2));
@@ -28,8 +28,22 @@ export function rawUrlDecode(raw: string): string | null {
         continue;
       }
     }
-    if (c < 0x80) bytes.push(c);
-    else for (const b of Buffer.from(raw[i], 'utf8')) bytes.push(b);
+    if (c < 0x80) {
+      bytes.push(c);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < raw.length) {
+      const d = raw.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    // A lone surrogate becomes U+FFFD, as Buffer.from(s, 'utf8') and TextEncoder do.
+    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
   }
   try {
     return decoder.decode(Uint8Array.from(bytes));

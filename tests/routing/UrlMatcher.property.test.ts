@@ -41,7 +41,10 @@ const EMPTY: [string, TableOptions] = ['requirements that match the empty string
 const CONTEXT: [string, TableOptions] = ['context-sensitive requirements (x(?!$), (?<!^)x, lookbehinds) and {!important} variables', { extras: true, extraSegments: CONTEXT_SENSITIVE }];
 
 describe('UrlMatcher.match() agrees exactly with the reference matcher (Symfony 5.4, combined-regex effects included)', () => {
-  test.each([BASE, EXTRAS])('on random tables built from %s', (_name, options) => {
+  // The matcher reproduces the two effects of Symfony's combined regex (see ReferenceMatcher), so
+  // the reference keeps them too, on every family of tables (the PHP harness checks the reference
+  // on the same families).
+  test.each([BASE, EXTRAS, EMPTY, CONTEXT])('on random tables built from %s', (_name, options) => {
     agreeOn(options, true);
   });
 });
@@ -61,14 +64,6 @@ describe('UrlMatcher.match() on the oracle demo table', () => {
       }),
       { numRuns: 3000 },
     );
-  });
-});
-
-describe('UrlMatcher.match() agrees with the reference matcher without the combined-regex effects (the index and the control flow alone)', () => {
-  // Without the two effects of Symfony's combined regex (see ReferenceMatcher), a disagreement can
-  // only come from the index dropping a candidate or from the control flow.
-  test.each([BASE, EXTRAS, EMPTY, CONTEXT])('on random tables built from %s', (_name, options) => {
-    agreeOn(options, false);
   });
 });
 

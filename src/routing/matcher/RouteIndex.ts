@@ -2,7 +2,7 @@ import type { IndexSegment } from '../RouteCompiler';
 
 interface Node {
   readonly statics: Map<string, Node>;
-  readonly dynamics: Array<{ readonly source: string; readonly regex: RegExp; readonly node: Node }>;
+  readonly dynamics: Array<{ readonly key: string; readonly regex: RegExp; readonly node: Node }>;
   /** Routes whose path ends at this node. */
   readonly terminals: number[];
   /** Routes the index cannot follow past this node: candidates whenever the walk reaches it. */
@@ -38,8 +38,9 @@ export class RouteIndex {
         if (next === undefined) current.statics.set(s.text, (next = node()));
         current = next;
       } else {
-        let edge = current.dynamics.find((d) => d.source === s.source);
-        if (edge === undefined) current.dynamics.push((edge = { source: s.source, regex: s.regex, node: node() }));
+        const key = `${s.regex.flags}:${s.source}`;
+        let edge = current.dynamics.find((d) => d.key === key);
+        if (edge === undefined) current.dynamics.push((edge = { key, regex: s.regex, node: node() }));
         current = edge.node;
       }
     }
@@ -47,15 +48,16 @@ export class RouteIndex {
   }
 
   /**
-   * The candidate routes for a decoded path, ascending. The returned array is reused by the
-   * next call: read it before calling again.
+   * The candidate routes for a decoded path, ascending, written into `out` (cleared first).
+   * @param out - the array to fill; by default one array of the index's own, reused by the next
+   *   call that does not pass one: read it before calling again
    */
-  candidates(path: string): number[] {
-    const out = this.buffer;
+  candidates(path: string, out: number[] = this.buffer): number[] {
     out.length = 0;
+    // Trailing slashes are trimmed: route segments are stored without their trailing empty ones.
     let end = path.length;
-    if (end > 1 && path.charCodeAt(end - 1) === 47) end--;
-    if (end <= 1) {
+    while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+    if (end === 0) {
       push(out, this.root.tails);
       push(out, this.root.terminals);
     } else {

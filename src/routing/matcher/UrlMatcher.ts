@@ -23,7 +23,14 @@ interface Entry {
   readonly methods: readonly string[];
   readonly schemes: readonly string[];
   readonly hostLiteral: string | null;
+  /**
+   * The path regex as a dynamic route: `compiled.matchRegex`, except for `/`, which Symfony's
+   * combined regex gives a `/?` too (a dynamic `/` route matches `//`).
+   */
+  readonly regex: RegExp;
 }
+
+const DYNAMIC_ROOT = /^\/\/?$/;
 
 const NO_MATCH = null;
 
@@ -37,7 +44,11 @@ const NO_MATCH = null;
  * - HEAD matches GET routes;
  * - a method mismatch collects the route's declared methods (no HEAD added);
  * - a trailing-slash mismatch on GET/HEAD stops the scan and redirects to the toggled path,
- *   unless a method mismatch was collected (405 wins); other methods get a 404.
+ *   unless a method mismatch was collected (405 wins); other methods get a 404;
+ * - the effects of Symfony matching the dynamic routes with one combined regex: a dynamic `/`
+ *   route also matches `//`, and the re-check of a route ending in a variable against the path
+ *   without its trailing slashes fails when an earlier route (one that did not match the path
+ *   itself) matches that trimmed path.
  *
  * Dynamic routes are found through a {@link RouteIndex}, so a miss does not scan the table.
  */
@@ -45,6 +56,8 @@ export class UrlMatcher implements UrlMatcherInterface {
   private readonly staticRoutes = new Map<string, Entry[]>();
   private readonly dynamicRoutes: Entry[] = [];
   private readonly index = new RouteIndex();
+  /** Candidates of the trailing-variable re-check (the scan's own stay in the index's buffer). */
+  private readonly recheckCandidates: number[] = [];
   private readonly redirectable: boolean;
   private allow: string[] = [];
   private allowSchemes: string[] = [];
@@ -64,6 +77,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         methods: route.methods,
         schemes: route.schemes,
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
+        regex: route.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
       };
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (compiled.pathVariables.length === 0) {
@@ -118,6 +132,22 @@ export class UrlMatcher implements UrlMatcherInterface {
     return r === NO_MATCH ? NO_MATCH : { ...r, redirect: { pathInfo, scheme } };
   }
 
+  /**
+   * Symfony re-checks a route ending in a variable by running its combined regex again on the
+   * trimmed path and requiring the same route to come first. Routes that matched the path
+   * (regex and host) were tried already and are out of the combined regex by then (`(*F)`); any
+   * other earlier dynamic route that matches the trimmed path takes the re-check.
+   * @returns true when such an earlier route exists (the re-check fails)
+   */
+  private trimmedGoesEarlier(id: number, path: string, trimmed: string, host: string): boolean {
+    const candidates = this.index.candidates(trimmed, this.recheckCandidates);
+    for (let c = 0; c < candidates.length && candidates[c] < id; c++) {
+      const d = this.dynamicRoutes[candidates[c]];
+      if (d.regex.test(trimmed) && hostMatches(d, host) && !d.regex.test(path)) return true;
+    }
+    return false;
+  }
+
   private doMatch(rawPathInfo: string, context: MatchContext): MatchResult | null {
     this.allow = [];
     this.allowSchemes = [];
@@ -165,10 +195,11 @@ export class UrlMatcher implements UrlMatcherInterface {
 
     const candidates = this.index.candidates(path);
     for (let c = 0; c < candidates.length; c++) {
-      const e = this.dynamicRoutes[candidates[c]];
-      let m = e.compiled.matchRegex.exec(path);
+      const id = candidates[c];
+      const e = this.dynamicRoutes[id];
+      let m = e.regex.exec(path);
       if (m === null) continue;
-      if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
+      // As in Symfony's combined regex, the host is checked before the condition.
       let hostParams: Record<string, string> | undefined;
       if (e.hostLiteral !== null) {
         if (e.hostLiteral !== context.host) continue;
@@ -177,12 +208,13 @@ export class UrlMatcher implements UrlMatcherInterface {
         if (hm === null) continue;
         hostParams = captures(e.compiled.hostVariables, hm, 1);
       }
+      if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
       let hasTrailingVar = trimmed !== path && e.compiled.hasTrailingVar;
       if (hasTrailingVar) {
         const last = m[e.compiled.pathVariables.length] as string | undefined;
         if (e.compiled.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
-          const n = e.compiled.matchRegex.exec(trimmed);
-          if (n !== null) {
+          const n = e.regex.exec(trimmed);
+          if (n !== null && !this.trimmedGoesEarlier(id, path, trimmed, context.host)) {
             if (e.compiled.hasTrailingSlash) m = n;
             else hasTrailingVar = false;
           }
@@ -209,6 +241,11 @@ export class UrlMatcher implements UrlMatcherInterface {
     if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) throw new NoConfigurationError();
     return NO_MATCH;
   }
+}
+
+function hostMatches(e: Entry, host: string): boolean {
+  if (e.hostLiteral !== null) return e.hostLiteral === host;
+  return e.compiled.hostRegex === null || e.compiled.hostRegex.test(host);
 }
 
 function addUnique(target: string[], values: readonly string[]): void {
