@@ -3,8 +3,9 @@ import { formatMessage } from '../errors/codes';
 import { MethodNotAllowedHttpError, NotFoundHttpError } from '../http/errors';
 import { render } from '../http/templates';
 import type { RouteCollection } from '../routing/RouteCollection';
-import type { UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
-import { MethodNotAllowedError, ResourceNotFoundError } from '../routing/errors';
+import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
+import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
+import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
 import { InvalidRouteError } from '../routing/errors';
 
 /**
@@ -34,26 +35,47 @@ export function headerText(value: string | string[] | undefined): string {
   return Buffer.from(text, 'utf8').equals(bytes) ? text : v;
 }
 
+function hasTryMatch(m: UrlMatcherInterface): m is UrlMatcherInterface & Pick<UrlMatcher, 'tryMatch'> {
+  return typeof (m as Partial<UrlMatcher>).tryMatch === 'function';
+}
+
+/** 405 with Symfony's message: `No route found for "<METHOD> <url>": Method Not Allowed (Allow: …)`. */
+function methodNotAllowed(method: string, url: string, cause: MethodNotAllowedError): MethodNotAllowedHttpError {
+  return new MethodNotAllowedHttpError(cause.allowedMethods, formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, cause.allowedMethods.join(', ')), { cause });
+}
+
+/** 404 with Symfony's message: `No route found for "<METHOD> <url>"` (+ ` (from "<Referer>")`). */
+function notFound(req: Request, method: string, url: string, cause: ResourceNotFoundError): NotFoundHttpError {
+  const referer = headerText(req.headers.referer);
+  // PHP's truthiness: an empty Referer and "0" add nothing
+  const from = referer !== '' && referer !== '0' ? ` (from "${referer}")` : '';
+  return new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', method, url) + from, { cause });
+}
+
 export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection, routeHandlers: readonly RequestHandler[] = []): RequestHandler {
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel.uri;
     if (uri === undefined || req.kernel.uriError !== undefined) return next(req.kernel.uriError);
     const method = req.kernel.method;
     const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
-    let match;
-    try {
-      match = matcher.match(uri.pathInfo, { method, host: uri.host, scheme: uri.scheme, pathInfo: uri.pathInfo });
-    } catch (e) {
-      if (e instanceof MethodNotAllowedError) {
-        return next(new MethodNotAllowedHttpError(e.allowedMethods, formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, e.allowedMethods.join(', ')), { cause: e }));
+    const context = { method, host: uri.host, scheme: uri.scheme, pathInfo: uri.pathInfo };
+    let match: MatchResult;
+    if (hasTryMatch(matcher)) {
+      const outcome = matcher.tryMatch(uri.pathInfo, context);
+      if (!('route' in outcome)) {
+        return next(outcome.failure === 'method-not-allowed'
+          ? methodNotAllowed(method, url, new MethodNotAllowedError(method, outcome.allowedMethods))
+          : notFound(req, method, url, outcome.noConfiguration === true ? new NoConfigurationError() : new ResourceNotFoundError(outcome.pathInfo)));
       }
-      if (e instanceof ResourceNotFoundError) {
-        const referer = headerText(req.headers.referer);
-        // PHP's truthiness: an empty Referer and "0" add nothing
-        const from = referer !== '' && referer !== '0' ? ` (from "${referer}")` : '';
-        return next(new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', method, url) + from, { cause: e }));
+      match = outcome;
+    } else {
+      try {
+        match = matcher.match(uri.pathInfo, context);
+      } catch (e) {
+        if (e instanceof MethodNotAllowedError) return next(methodNotAllowed(method, url, e));
+        if (e instanceof ResourceNotFoundError) return next(notFound(req, method, url, e));
+        return next(e);
       }
-      return next(e);
     }
     req.kernel.route = match.route;
     req.kernel.routeParams = match.params;

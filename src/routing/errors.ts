@@ -8,16 +8,26 @@ const ROUTING_ERROR = Symbol.for('express-kernel.RoutingError');
  * component, translated by HttpKernel's `RouterListener`).
  */
 export class RoutingError extends Error {
-  override name = 'RoutingError';
   /** The stable code from the error registry (`src/errors/codes.ts`). */
-  readonly code: ErrorCode;
-  readonly [ROUTING_ERROR] = true;
+  declare readonly code: ErrorCode;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  /**
+   * @param code - the registry code
+   * @param message - the message
+   * @param options - `cause`; `stack: false` skips capturing a stack trace, for the errors the
+   *   matcher throws on every miss (control flow, where a trace costs microseconds and says
+   *   nothing: the HTTP error that wraps them has its own)
+   */
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; stack?: boolean }) {
+    const limit = Error.stackTraceLimit;
+    if (options?.stack === false) Error.stackTraceLimit = 0;
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = limit;
+    this.name = 'RoutingError';
+    (this as { code: ErrorCode }).code = code;
   }
 }
+Object.defineProperty(RoutingError.prototype, ROUTING_ERROR, { value: true });
 
 /**
  * True when `value` is a {@link RoutingError}, also across realms and package copies.
@@ -36,7 +46,7 @@ export class ResourceNotFoundError extends RoutingError {
   /** The path info that was last tried (raw, as given to the matcher). */
   readonly pathInfo: string;
   constructor(pathInfo: string, code: ErrorCode = 'ERR_ROUTING_RESOURCE_NOT_FOUND') {
-    super(code, formatMessage(code, pathInfo));
+    super(code, formatMessage(code, pathInfo), { stack: false });
     this.pathInfo = pathInfo;
   }
 }
@@ -62,7 +72,7 @@ export class MethodNotAllowedError extends RoutingError {
   readonly allowedMethods: readonly string[];
   readonly method: string;
   constructor(method: string, allowedMethods: readonly string[]) {
-    super('ERR_ROUTING_METHOD_NOT_ALLOWED', formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', ')));
+    super('ERR_ROUTING_METHOD_NOT_ALLOWED', formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', ')), { stack: false });
     this.method = method;
     this.allowedMethods = Object.freeze([...allowedMethods]);
   }

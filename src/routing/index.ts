@@ -7,7 +7,7 @@ export { createRequestContext } from './RequestContext';
 export type { RequestContext } from './RequestContext';
 export { UrlMatcher } from './matcher/UrlMatcher';
 export type { UrlMatcherOptions } from './matcher/UrlMatcher';
-export type { UrlMatcherInterface, MatchContext, MatchResult } from './matcher/UrlMatcherInterface';
+export type { UrlMatcherInterface, MatchContext, MatchResult, MatchFailure } from './matcher/UrlMatcherInterface';
 export * from './errors';
 export { rawUrlDecode } from './rawUrlDecode';
 export { TraceableUrlMatcher, TraceLevel } from './matcher/TraceableUrlMatcher';

@@ -4,7 +4,7 @@ import type { CompiledRoute } from '../RouteCompiler';
 import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../errors';
 import { rawUrlDecode, rtrimSlashes } from '../rawUrlDecode';
 import { RouteIndex } from './RouteIndex';
-import type { MatchContext, MatchResult, UrlMatcherInterface } from './UrlMatcherInterface';
+import type { MatchContext, MatchFailure, MatchResult, UrlMatcherInterface } from './UrlMatcherInterface';
 
 /** Options of {@link UrlMatcher}. */
 export interface UrlMatcherOptions {
@@ -61,6 +61,7 @@ export class UrlMatcher implements UrlMatcherInterface {
   private readonly redirectable: boolean;
   private allow: string[] = [];
   private allowSchemes: string[] = [];
+  private noConfiguration = false;
 
   /**
    * @param routes - the routing table; it is compiled once, here
@@ -101,10 +102,25 @@ export class UrlMatcher implements UrlMatcherInterface {
 
   /** @inheritdoc */
   match(pathInfo: string, context: MatchContext): MatchResult {
+    const outcome = this.tryMatch(pathInfo, context);
+    if ('route' in outcome) return outcome;
+    if (outcome.failure === 'method-not-allowed') throw new MethodNotAllowedError(context.method, outcome.allowedMethods);
+    if (outcome.noConfiguration === true) throw new NoConfigurationError();
+    throw new ResourceNotFoundError(outcome.pathInfo);
+  }
+
+  /**
+   * {@link match} without exceptions: a miss is returned, not thrown, so a caller on the hot path
+   * (the kernel's router layer) pays no throw. Same rules, same answers.
+   * @returns the match, or a {@link MatchFailure} saying what `match` would throw
+   */
+  tryMatch(pathInfo: string, context: MatchContext): MatchResult | MatchFailure {
+    this.noConfiguration = false;
     const found = this.doMatch(pathInfo, context);
     if (found !== NO_MATCH) return found;
-    if (this.allow.length > 0) throw new MethodNotAllowedError(context.method, this.allow);
-    if (!this.redirectable) throw new ResourceNotFoundError(pathInfo);
+    if (this.allow.length > 0) return { failure: 'method-not-allowed', allowedMethods: this.allow };
+    if (this.noConfiguration) return { failure: 'not-found', pathInfo, noConfiguration: true };
+    if (!this.redirectable) return { failure: 'not-found', pathInfo };
     let tried = pathInfo;
     if (context.method !== 'GET' && context.method !== 'HEAD') {
       // no redirect for other methods
@@ -123,7 +139,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
       }
     }
-    throw new ResourceNotFoundError(tried);
+    return { failure: 'not-found', pathInfo: tried };
   }
 
   private redirectScheme(pathInfo: string, context: MatchContext): MatchResult | null {
@@ -238,7 +254,7 @@ export class UrlMatcher implements UrlMatcherInterface {
       }
       return result(e, hostParams, e.compiled.pathVariables, m);
     }
-    if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) throw new NoConfigurationError();
+    if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) this.noConfiguration = true;
     return NO_MATCH;
   }
 }

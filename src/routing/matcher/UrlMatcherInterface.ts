@@ -17,6 +17,11 @@ export interface MatchResult {
   redirect?: { pathInfo: string; scheme?: string };
 }
 
+/** What `match` would throw, returned instead by `tryMatch`. */
+export type MatchFailure =
+  | { readonly failure: 'not-found'; readonly pathInfo: string; readonly noConfiguration?: boolean }
+  | { readonly failure: 'method-not-allowed'; readonly allowedMethods: readonly string[] };
+
 /**
  * Matches a path info against a routing table (Symfony `UrlMatcherInterface`).
  */
