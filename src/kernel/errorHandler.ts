@@ -12,7 +12,8 @@ export function errorHandler(options: { debug: boolean; logger?: Logger }): Erro
     const error = err;
     if (req.kernel !== undefined) req.kernel.error = error;
     const status = statusOf(error);
-    if (status >= 500) options.logger?.error({ err: error }, 'request failed');
+    // the request's own logger when it has one (the profiler's Logs panel reads it), else the kernel's
+    if (status >= 500) ((req as { log?: Logger }).log ?? options.logger)?.error({ err: error }, 'request failed');
     const uri = req.kernel?.uri;
     const token = req.kernel?.token;
     renderError(error, req, res, {
