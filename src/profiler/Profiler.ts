@@ -1,52 +1,94 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { exceptionChain } from '../http/ErrorRenderer';
+import type { TrustFunction } from '../http/RequestUri';
+import { KernelConfigError } from '../kernel/options';
 import type { Profile } from './Profile';
+import { builtInCollectors } from './collectors';
+import { requestUrl } from './collectors/RequestCollector';
 import type { DataCollector } from './collectors/DataCollector';
-import { MemoryCollector } from './collectors/MemoryCollector';
-import { RequestCollector } from './collectors/RequestCollector';
-import { RouterCollector } from './collectors/RouterCollector';
-import { TimeCollector } from './collectors/TimeCollector';
+import { redactText } from './redaction';
+import { createRequestLogger, LogBuffer, NULL_LOGGER } from './requestLogger';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
 import { generateToken } from './token';
+import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
+import { PanelTemplate, panelTemplateOf, renderView } from './views';
 
 /** Options of {@link Profiler}. */
 export interface ProfilerOptions {
   storage: ProfilerStorage;
-  /** Extra collectors, after the built-in ones. */
+  /** Extra collectors, after the built-in ones; each name must be new. */
   collectors?: DataCollector[];
+  /** The kernel's logger: the profiler's own warnings, and the parent of each request's `req.log`. */
   logger?: Logger;
   /** Path prefix of the profiler pages, relative to the base URL. @default '/_profiler' */
   path?: string;
+  /** Inject the debug toolbar into HTML pages. @default true */
+  toolbar?: boolean;
+  /** The lowest pino level the Logs panel keeps, whatever the logger's own level. @default 'debug' */
+  logLevel?: string;
 }
 
+const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
 /**
- * The profiler (Symfony `Profiler` + `ProfilerListener`): gives each request a token, sets
- * `X-Debug-Token` and `X-Debug-Token-Link`, runs the data collectors when the response is about
- * to finish and writes the profile before the last byte leaves, so the link never 404s. A store
- * failure never fails the request: the profile is dropped and a warning logged.
+ * The profiler (Symfony `Profiler` + `ProfilerListener` + `WebDebugToolbarListener`): gives each
+ * request a token, sets `X-Debug-Token` and `X-Debug-Token-Link`, gives the request a logger
+ * (`req.log`) whose records the Logs panel shows, injects the toolbar loader into HTML pages,
+ * runs the data collectors when the response is about to finish and writes the profile before
+ * the last byte leaves, so neither the link nor the toolbar ever 404s. A store failure never
+ * fails the request: the profile is dropped and a warning logged.
  */
 export class Profiler {
   readonly storage: ProfilerStorage;
-  readonly collectors: DataCollector[];
+  /** Every collector, built-in ones first, in menu order. */
+  readonly collectors: readonly DataCollector[];
   private readonly logger?: Logger;
   private readonly path: string;
+  private readonly toolbar: boolean;
+  private readonly logLevel: string;
+  private readonly templates = new Map<string, PanelTemplate>();
+  private readonly logBuffers = new WeakMap<Request, LogBuffer>();
+  private toolbarClients: TrustFunction = () => true;
 
+  /** @throws KernelConfigError for a collector without a valid name, a name used twice, or a missing template */
   constructor(options: ProfilerOptions) {
     this.storage = options.storage;
     this.logger = options.logger;
     this.path = options.path ?? '/_profiler';
-    this.collectors = [new RequestCollector(), new TimeCollector(), new MemoryCollector(), new RouterCollector(), ...(options.collectors ?? [])];
-    const names = new Set<string>();
+    this.toolbar = options.toolbar ?? true;
+    this.logLevel = options.logLevel ?? 'debug';
+    this.collectors = [...builtInCollectors((req) => this.logBuffers.get(req)), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
-      if (names.has(c.name)) throw new Error(`Invalid option "profiler.collectors": two collectors are named "${c.name}".`);
-      names.add(c.name);
+      if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
+        throw new KernelConfigError('profiler.collectors', `a collector's name must be letters, digits, "_" or "-", starting with a letter (got ${JSON.stringify(c.name)}).`);
+      }
+      if (this.templates.has(c.name)) throw new KernelConfigError('profiler.collectors', `two collectors are named "${c.name}"; rename one (built-in names: ${builtInCollectors(() => undefined).map((b) => b.name).join(', ')}).`);
+      try {
+        this.templates.set(c.name, panelTemplateOf(c));
+      } catch (e) {
+        throw new KernelConfigError('profiler.collectors', (e as Error).message);
+      }
     }
   }
 
   /** The collector called `name`, if registered. */
   collector(name: string): DataCollector | undefined {
     return this.collectors.find((c) => c.name === name);
+  }
+
+  /** The panel template of a registered collector. */
+  panelTemplate(name: string): PanelTemplate | undefined {
+    return this.templates.get(name);
+  }
+
+  /**
+   * Injects the toolbar only for clients `allowed` accepts (those who may open the profiler
+   * pages the toolbar loads). The profiler's routes call this with their own allowlist.
+   */
+  restrictToolbarTo(allowed: TrustFunction): void {
+    this.toolbarClients = allowed;
   }
 
   /**
@@ -71,57 +113,78 @@ export class Profiler {
       res.setHeader('X-Debug-Token', token);
       const uri = req.kernel.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
+      const buffer = new LogBuffer();
+      self.logBuffers.set(req, buffer);
+      req.log = createRequestLogger(self.logger ?? NULL_LOGGER, token, buffer, self.logLevel);
       self.hookEnd(req, res);
       next();
     };
   }
 
-  /** Collects and stores the profile when `res.end` is called, then lets the response finish. */
+  /**
+   * Wraps `res.end`: injects the toolbar loader into an HTML page, collects the profile, stores
+   * it, then lets the response finish.
+   */
   private hookEnd(req: Request, res: Response): void {
     const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
     let done = false;
     (res as unknown as { end: (...args: unknown[]) => Response }).end = (...args: unknown[]) => {
       if (done) return originalEnd(...args);
       done = true;
+      let endArgs = args;
       let profile: Profile | undefined;
       try {
+        if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel.uri?.clientIp ?? '', 0)) {
+          endArgs = injectBeforeBodyEnd(res, args, this.toolbarSnippet(req, res));
+        }
         profile = this.collect(req, res);
       } catch (e) {
-        this.logger?.warn({ err: e }, 'profiler collector failed; profile dropped');
+        this.logger?.warn({ err: e }, 'profiler failed; profile dropped');
       }
-      if (profile === undefined) return originalEnd(...args);
+      if (profile === undefined) return originalEnd(...endArgs);
       this.storage.write(profile).then(
-        () => originalEnd(...args),
+        () => originalEnd(...endArgs),
         (e: unknown) => {
           this.logger?.warn({ err: e, token: profile?.token }, 'profiler storage failed; profile dropped');
-          originalEnd(...args);
+          originalEnd(...endArgs);
         },
       );
       return res;
     };
   }
 
-  /** Builds the profile of a finished request. */
+  /** The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into it. */
+  private toolbarSnippet(req: Request, res: Response): string {
+    return renderView('profiler/toolbar/snippet.html.njk', {
+      token: req.kernel.token,
+      base: req.kernel.uri?.baseUrl ?? '',
+      scriptNonce: cspNonce(res, 'script-src'),
+      styleNonce: cspNonce(res, 'style-src'),
+    });
+  }
+
+  /** Builds the profile of a finished request; a collector that throws is logged and left out. */
   collect(req: Request, res: Response): Profile {
     const error = req.kernel.error;
     const collectors: Record<string, unknown> = {};
-    for (const c of this.collectors) collectors[c.name] = c.collect(req, res, error);
+    for (const c of this.collectors) {
+      try {
+        collectors[c.name] = c.collect(req, res, error);
+      } catch (e) {
+        this.logger?.warn({ err: e, collector: c.name }, 'profiler collector failed; its data is left out');
+      }
+    }
     const uri = req.kernel.uri;
-    const url = uri === undefined ? req.originalUrl : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`;
     return {
       token: req.kernel.token ?? '',
       ip: uri?.clientIp ?? req.socket.remoteAddress ?? '',
       method: req.kernel.method,
-      url,
-      time: Date.now() - Math.round(performanceNow() - req.kernel.startedAt),
+      url: requestUrl(req),
+      time: Date.now() - Math.round(performance.now() - req.kernel.startedAt),
       statusCode: res.statusCode,
       route: req.kernel.route,
-      exception: error === undefined ? undefined : exceptionChain(error),
+      exception: error === undefined ? undefined : exceptionChain(error).map((e) => ({ ...e, message: redactText(e.message), stack: redactText(e.stack) })),
       collectors,
     };
   }
-}
-
-function performanceNow(): number {
-  return performance.now();
 }

@@ -1,139 +1,53 @@
 import type { Request, Response } from 'express';
-import { NotFoundHttpError } from '../http/errors';
 import { formatMessage } from '../errors/codes';
-import { render } from '../http/templates';
+import { NotFoundHttpError } from '../http/errors';
+import type { TrustFunction } from '../http/RequestUri';
 import { Route } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import { TraceableUrlMatcher, TraceLevel } from '../routing/matcher/TraceableUrlMatcher';
-import type { Profile, ProfileCriteria } from './Profile';
+import type { Profile } from './Profile';
 import type { Profiler } from './Profiler';
+import { addProfilerApiRoutes } from './ProfilerApi';
+import type { CollectorSummary, DataCollector } from './collectors/DataCollector';
+import { labelOf } from './collectors/DataCollector';
+import { LOG_LEVELS, LoggerData, recordsFrom } from './collectors/LoggerCollector';
 import type { RouterData } from './collectors/RouterCollector';
-import type { TrustFunction } from '../http/RequestUri';
-
-/** The panels every profile offers, in menu order (id → label). */
-export const PANELS: ReadonlyArray<readonly [string, string]> = [
-  ['request', 'Request / Response'],
-  ['time', 'Performance'],
-  ['exception', 'Exception'],
-  ['router', 'Routing'],
-];
+import { TimeData, waterfall } from './collectors/TimeCollector';
+import { compareProfiles } from './compare';
+import { baseOf, criteriaOf, guarded, loadProfile, PageHandler } from './pageSupport';
+import { profilerAsset, renderPanel, renderView } from './views';
 
 /** Options of {@link createProfilerRoutes}. */
 export interface ProfilerRoutesOptions {
   profiler: Profiler;
   /** The application's routing table, replayed by the routing panel. */
   routes: RouteCollection;
-  /** Which client IPs may see the pages. */
+  /** Which client IPs may see the pages (and get the toolbar). */
   allowed: TrustFunction;
 }
 
-function baseOf(req: Request): string {
-  return req.kernel.uri?.baseUrl ?? '';
+/** One menu entry or toolbar block. */
+export interface PanelLink {
+  name: string;
+  label: string;
+  summary: CollectorSummary;
 }
 
-function criteriaOf(query: Request['query']): ProfileCriteria {
-  const str = (k: string): string | undefined => (typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : undefined);
-  const limit = Number.parseInt(str('limit') ?? '10', 10);
-  const status = str('status');
-  const start = str('start');
-  const end = str('end');
-  return {
-    ip: str('ip'), method: str('method'), url: str('url'),
-    statusCode: status === undefined ? undefined : Number.parseInt(status, 10) || undefined,
-    start: start === undefined ? undefined : Date.parse(start) || undefined,
-    end: end === undefined ? undefined : Date.parse(end) || undefined,
-    limit: Number.isFinite(limit) && limit > 0 ? Math.min(limit, 1000) : 10,
-  };
+const NO_DATA: CollectorSummary = { text: '', status: 'disabled' };
+
+/** A collector's summary of stored data; a collector that throws or has no data shows as disabled. */
+function summaryOf(collector: DataCollector, data: unknown): CollectorSummary {
+  if (data === undefined) return NO_DATA;
+  try {
+    return collector.summary?.(data) ?? { text: '' };
+  } catch {
+    return NO_DATA;
+  }
 }
 
-/**
- * The profiler pages as routes of the routing table, as WebProfilerBundle's `profiler.xml` and
- * `wdt.xml` declare them (any method). Only clients that `allowed` accepts see them; others get
- * the same 404 as a path with no route.
- */
-export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteCollection {
-  const { profiler, allowed } = options;
-  const storage = profiler.storage;
-  const routes = new RouteCollection();
-
-  const guard = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
-    const uri = req.kernel.uri;
-    if (uri === undefined || !allowed(uri.clientIp, 0)) {
-      throw new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', req.kernel.method, `${uri?.schemeAndHttpHost ?? ''}${uri?.baseUrl ?? ''}${uri?.pathInfo ?? ''}`));
-    }
-    res.setHeader('X-Robots-Tag', 'noindex');
-    res.setHeader('Cache-Control', 'no-cache, private');
-    await handler(req, res);
-  };
-  const load = async (token: string): Promise<Profile | null> => {
-    if (token === 'latest') {
-      const [newest] = await storage.find({ limit: 1 });
-      return newest === undefined ? null : storage.read(newest.token);
-    }
-    return storage.read(token);
-  };
-
-  routes.add('_wdt', new Route('/_wdt/{token}', {
-    controller: guard(async (req, res) => {
-      const token = String(req.params.token);
-      if (token === 'empty') { res.type('html').send(''); return; }
-      const profile = await load(token);
-      if (profile === null) { res.status(404).type('html').send(''); return; }
-      res.type('html').send(render('profiler/toolbar.html.njk', { p: profile, base: baseOf(req) }));
-    }),
-  }));
-  routes.add('_profiler_home', new Route('/_profiler/', {
-    controller: guard(async (req, res) => { res.redirect(302, `${baseOf(req)}/_profiler/empty/search/results?limit=10`); }),
-  }));
-  routes.add('_profiler_search', new Route('/_profiler/search', {
-    controller: guard(async (req, res) => {
-      const [newest] = await storage.find({ ...criteriaOf(req.query), limit: 1 });
-      const qs = req.kernel.uri?.queryString ?? '';
-      res.redirect(302, `${baseOf(req)}/_profiler/${newest?.token ?? 'empty'}/search/results${qs ? '?' + qs : ''}`);
-    }),
-  }));
-  routes.add('_profiler_search_results', new Route('/_profiler/{token}/search/results', {
-    controller: guard(async (req, res) => {
-      const criteria = criteriaOf(req.query);
-      const results = await storage.find(criteria);
-      res.type('html').send(render('profiler/search.html.njk', { results, criteria, base: baseOf(req), query: req.query }));
-    }),
-  }));
-  routes.add('_profiler', new Route('/_profiler/{token}', {
-    controller: guard(async (req, res) => {
-      const token = String(req.params.token);
-      const profile = await load(token);
-      if (profile === null) {
-        res.type('html').send(render('profiler/not_found.html.njk', { token, base: baseOf(req) }));
-        return;
-      }
-      const requested = typeof req.query.panel === 'string' ? req.query.panel : undefined;
-      const panel = requested ?? (profile.exception !== undefined ? 'exception' : 'request');
-      if (!PANELS.some(([id]) => id === panel) && profiler.collector(panel) === undefined) {
-        throw new NotFoundHttpError(formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', panel, profile.token));
-      }
-      res.type('html').send(render('profiler/profile.html.njk', {
-        p: profile, panel, panels: PANELS, base: baseOf(req),
-        traces: panel === 'router' ? tracesOf(options.routes, profile) : [],
-        data: profile.collectors[panel],
-      }));
-    }),
-  }));
-  routes.add('_profiler_router', new Route('/_profiler/{token}/router', {
-    controller: guard(async (req, res) => {
-      const profile = await load(String(req.params.token));
-      if (profile === null) throw new NotFoundHttpError(`Token "${String(req.params.token)}" not found.`);
-      res.type('html').send(render('profiler/panels/router.html.njk', { p: profile, traces: tracesOf(options.routes, profile), data: profile.collectors.router }));
-    }),
-  }));
-  routes.add('_profiler_exception', new Route('/_profiler/{token}/exception', {
-    controller: guard(async (req, res) => {
-      const profile = await load(String(req.params.token));
-      if (profile === null) throw new NotFoundHttpError(`Token "${String(req.params.token)}" not found.`);
-      res.type('html').send(render('profiler/panels/exception.html.njk', { p: profile }));
-    }),
-  }));
-  return routes;
+/** The panel menu of a profile, in collector order. */
+export function menuOf(profiler: Profiler, profile: Profile): PanelLink[] {
+  return profiler.collectors.map((c) => ({ name: c.name, label: labelOf(c), summary: summaryOf(c, profile.collectors[c.name]) }));
 }
 
 /** Replays a profile's request through the traceable matcher (the routing panel's log). */
@@ -145,4 +59,94 @@ export function tracesOf(routes: RouteCollection, profile: Profile): Array<{ nam
     log: t.level === TraceLevel.ROUTE_ALMOST_MATCHES ? `Path almost matches, but ${t.log}` : t.log,
     level: TraceLevel[t.level],
   }));
+}
+
+/**
+ * The profiler pages as routes of the routing table, as WebProfilerBundle's `wdt.xml` and
+ * `profiler.xml` declare them (any method), plus the toolbar's script and stylesheet, the JSON
+ * API and the compare view. Only clients that `allowed` accepts see them; others get the same
+ * 404 as a path with no route. There is no route that opens files and no environment dump.
+ */
+export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteCollection {
+  const { profiler, allowed } = options;
+  const storage = profiler.storage;
+  const page = guarded(allowed);
+  const routes = new RouteCollection();
+  const add = (name: string, path: string, handler: PageHandler): void => { routes.add(name, new Route(path, { controller: page(handler) })); };
+  profiler.restrictToolbarTo(allowed);
+
+  const panelContext = (req: Request, profile: Profile, collector: DataCollector): Record<string, unknown> => {
+    const data = profile.collectors[collector.name];
+    const context: Record<string, unknown> = { p: profile, data, collector: { name: collector.name, label: labelOf(collector) }, base: baseOf(req), query: req.query };
+    if (collector.name === 'router') context.traces = tracesOf(options.routes, profile);
+    if (collector.name === 'time') context.bars = waterfall(data as TimeData | undefined);
+    if (collector.name === 'logger') {
+      const level = typeof req.query.level === 'string' && LOG_LEVELS.some(([n]) => n === req.query.level) ? req.query.level : '';
+      Object.assign(context, { levels: LOG_LEVELS, level, records: recordsFrom((data as LoggerData | undefined)?.records ?? [], level) });
+    }
+    return context;
+  };
+  const panelHtml = (req: Request, profile: Profile, name: string): string => {
+    const collector = profiler.collector(name);
+    const template = profiler.panelTemplate(name);
+    if (collector === undefined || template === undefined) throw new NotFoundHttpError(formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', name, profile.token));
+    return renderPanel(template, panelContext(req, profile, collector));
+  };
+  const notFound = (req: Request, res: Response, token: string): void => {
+    res.type('html').send(renderView('profiler/not_found.html.njk', { token, base: baseOf(req) }));
+  };
+
+  add('_wdt_script', '/_wdt/toolbar.js', async (_req, res) => { res.type('text/javascript; charset=utf-8').send(profilerAsset('toolbar.js')); });
+  add('_wdt_stylesheet', '/_wdt/styles.css', async (_req, res) => { res.type('text/css; charset=utf-8').send(profilerAsset('toolbar.css')); });
+  add('_wdt', '/_wdt/{token}', async (req, res) => {
+    const token = String(req.params.token);
+    if (token === 'empty') { res.type('html').send(''); return; }
+    const profile = await loadProfile(storage, token);
+    if (profile === null) { res.status(404).type('html').send(''); return; }
+    const blocks = menuOf(profiler, profile).filter((b) => b.summary.status !== 'disabled' && b.summary.text !== '');
+    res.type('html').send(renderView('profiler/toolbar.html.njk', { p: profile, blocks, base: baseOf(req) }));
+  });
+  add('_profiler_home', '/_profiler/', async (req, res) => { res.redirect(302, `${baseOf(req)}/_profiler/empty/search/results?limit=10`); });
+  add('_profiler_search', '/_profiler/search', async (req, res) => {
+    const qs = req.kernel.uri?.queryString ?? '';
+    if (typeof req.query.token === 'string' && req.query.token !== '') {
+      res.redirect(302, `${baseOf(req)}/_profiler/${encodeURIComponent(req.query.token)}`);
+      return;
+    }
+    const [newest] = await storage.find({ ...criteriaOf(req.query, false), limit: 1 });
+    res.redirect(302, `${baseOf(req)}/_profiler/${newest?.token ?? 'empty'}/search/results${qs ? '?' + qs : ''}`);
+  });
+  addProfilerApiRoutes(add, storage);
+  add('_profiler_search_results', '/_profiler/{token}/search/results', async (req, res) => {
+    const criteria = criteriaOf(req.query, false);
+    const results = await storage.find(criteria);
+    res.type('html').send(renderView('profiler/search.html.njk', { results, criteria, base: baseOf(req), query: req.query }));
+  });
+  add('_profiler', '/_profiler/{token}', async (req, res) => {
+    const token = String(req.params.token);
+    const profile = await loadProfile(storage, token);
+    if (profile === null) return notFound(req, res, token);
+    const requested = typeof req.query.panel === 'string' ? req.query.panel : undefined;
+    const panel = requested ?? (profile.exception !== undefined ? 'exception' : 'request');
+    const html = panelHtml(req, profile, panel);
+    res.type('html').send(renderView('profiler/profile.html.njk', { p: profile, panel, menu: menuOf(profiler, profile), base: baseOf(req), panelHtml: html }));
+  });
+  add('_profiler_router', '/_profiler/{token}/router', async (req, res) => {
+    const profile = await loadProfile(storage, String(req.params.token));
+    if (profile === null) throw new NotFoundHttpError(`Token "${String(req.params.token)}" not found.`);
+    res.type('html').send(panelHtml(req, profile, 'router'));
+  });
+  add('_profiler_exception', '/_profiler/{token}/exception', async (req, res) => {
+    const profile = await loadProfile(storage, String(req.params.token));
+    if (profile === null) throw new NotFoundHttpError(`Token "${String(req.params.token)}" not found.`);
+    res.type('html').send(panelHtml(req, profile, 'exception'));
+  });
+  add('_profiler_exception_css', '/_profiler/{token}/exception.css', async (_req, res) => { res.type('text/css; charset=utf-8').send(profilerAsset('exception.css')); });
+  add('_profiler_compare', '/_profiler/{token}/compare/{other}', async (req, res) => {
+    const [a, b] = await Promise.all([loadProfile(storage, String(req.params.token)), loadProfile(storage, String(req.params.other))]);
+    if (a === null) return notFound(req, res, String(req.params.token));
+    if (b === null) return notFound(req, res, String(req.params.other));
+    res.type('html').send(renderView('profiler/compare.html.njk', { a, b, comparison: compareProfiles(a, b), base: baseOf(req) }));
+  });
+  return routes;
 }

@@ -1,61 +1,66 @@
+import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import type { DataCollector } from './DataCollector';
+import { redact, redactBody, redactCookieHeader, redactHeaders, redactSetCookie, redactUrl } from '../redaction';
+import { CollectorSummary, DataCollector, statusOfCode } from './DataCollector';
 
-/** Header names whose values never reach a profile. */
-export const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-/** Field names that look like secrets. */
-export const SECRET_FIELD = /pass(word|wd)?|secret|token|api[-_]?key|credential|session[-_]?id|^sid$/i;
-
-/** Replaces secret values by `******` (headers by name, fields by {@link SECRET_FIELD}). */
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    out[k] = SECRET_FIELD.test(k) ? '******' : redact(v, depth + 1);
-  }
-  return out;
-}
-
-function headersOf(h: Record<string, string | string[] | number | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
-    if (v === undefined) continue;
-    out[k] = REDACTED_HEADERS.has(k.toLowerCase()) ? '******' : Array.isArray(v) ? v.join(', ') : String(v);
-  }
-  return out;
-}
-
-/** Data of the request/response panel. */
+/** Data of the request/response panel. Every secret is already redacted. */
 export interface RequestData {
   method: string;
+  /** Absolute URL; secret-looking query values redacted. */
   url: string;
   pathInfo: string;
   route?: string;
   routeParams: Record<string, string | null>;
+  /** The parsed query (`req.query`), secret-looking fields redacted. */
   query: unknown;
+  /** Request headers; `Authorization`, `Cookie` and secret-looking ones redacted. */
   requestHeaders: Record<string, string>;
+  /** The request's cookie names, values redacted. */
+  cookies: Record<string, string>;
+  /** The parsed body (`req.body`, when a route handler parsed it), secret-looking fields redacted; null when none. */
   body: unknown;
   statusCode: number;
+  statusText: string;
+  /** Response headers; `Set-Cookie` values redacted (attributes kept). */
   responseHeaders: Record<string, string>;
+  /** The cookies the response sets, values redacted: `name=******; Path=/; HttpOnly`. */
+  responseCookies: string[];
 }
 
-/** Request and response: method, URL, route, query, headers, body, status (Symfony `RequestDataCollector`). */
+/** The absolute URL of a request, query included, secret-looking query values redacted. */
+export function requestUrl(req: Request): string {
+  const uri = req.kernel.uri;
+  const url = uri === undefined ? req.originalUrl : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`;
+  return redactUrl(url);
+}
+
+/** Request and response: method, URL, route, query, headers, cookies, body, status (Symfony `RequestDataCollector`). */
 export class RequestCollector implements DataCollector<RequestData> {
   readonly name = 'request';
+  readonly label = 'Request / Response';
+
   collect(req: Request, res: Response): RequestData {
-    const uri = req.kernel.uri;
+    const setCookie = res.getHeader('set-cookie');
+    const cookies = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [String(setCookie)];
     return {
       method: req.kernel.method,
-      url: uri === undefined ? req.originalUrl : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`,
-      pathInfo: uri?.pathInfo ?? req.originalUrl,
+      url: requestUrl(req),
+      pathInfo: req.kernel.uri?.pathInfo ?? req.originalUrl,
       route: req.kernel.route,
-      routeParams: req.kernel.routeParams ?? {},
-      query: redact(req.query),
-      requestHeaders: headersOf(req.headers),
-      body: redact((req as { body?: unknown }).body ?? null),
+      routeParams: { ...(req.kernel.routeParams ?? {}) },
+      query: redact(req.query ?? {}),
+      requestHeaders: redactHeaders(req.headers),
+      cookies: redactCookieHeader(req.headers.cookie),
+      body: redactBody((req as { body?: unknown }).body),
       statusCode: res.statusCode,
-      responseHeaders: headersOf(res.getHeaders() as Record<string, string | string[] | number | undefined>),
+      statusText: res.statusMessage || STATUS_CODES[res.statusCode] || '',
+      responseHeaders: redactHeaders(res.getHeaders() as Record<string, string | string[] | number | undefined>),
+      responseCookies: cookies.map(redactSetCookie),
     };
+  }
+
+  /** `200 @ book_list`, or the status alone when no route matched. */
+  summary(data: RequestData): CollectorSummary {
+    return { text: data.route === undefined ? String(data.statusCode) : `${data.statusCode} @ ${data.route}`, status: statusOfCode(data.statusCode) };
   }
 }

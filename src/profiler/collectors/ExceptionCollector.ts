@@ -1,0 +1,48 @@
+import { exceptionChain } from '../../http/ErrorRenderer';
+import { redactText } from '../redaction';
+import { parseStack, StackFrame } from '../stackFrames';
+import type { CollectorSummary, DataCollector } from './DataCollector';
+
+/** One error of the cause chain, with its parsed stack. */
+export interface ExceptionEntry {
+  class: string;
+  message: string;
+  /** The HTTP status it maps to. */
+  status: number;
+  frames: StackFrame[];
+}
+
+/** Data of the exception panel: the chain, outermost first; empty when nothing was thrown. */
+export interface ExceptionCollectorData {
+  exceptions: ExceptionEntry[];
+}
+
+/**
+ * The error the request ended with, its `cause` chain, and each stack with source excerpts
+ * (Symfony `ExceptionDataCollector` + `FlattenException`). Excerpts are read from the frames'
+ * files when the error is collected; the profiler has no route that opens files. Secret-looking
+ * `name=value` pairs in messages (a Referer's `?token=…`) are redacted.
+ */
+export class ExceptionCollector implements DataCollector<ExceptionCollectorData> {
+  readonly name = 'exception';
+  readonly label = 'Exception';
+
+  collect(_req: unknown, _res: unknown, error: unknown): ExceptionCollectorData {
+    if (error === undefined || error === null) return { exceptions: [] };
+    return {
+      exceptions: exceptionChain(error).map((e) => ({
+        class: e.class,
+        message: redactText(e.message),
+        status: e.status,
+        frames: parseStack(e.stack, e.message),
+      })),
+    };
+  }
+
+  /** The outermost error's class, count 1 as Symfony's menu shows; disabled when none. */
+  summary(data: ExceptionCollectorData): CollectorSummary {
+    const top = data.exceptions[0];
+    if (top === undefined) return { text: 'none', status: 'disabled' };
+    return { text: top.class, status: 'error', count: 1 };
+  }
+}

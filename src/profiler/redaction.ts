@@ -1,0 +1,158 @@
+/**
+ * What never reaches a profile. Collectors redact when they collect, so neither the store nor any
+ * page ever holds the secret (Symfony masks `_password` and `PHP_AUTH_PW`; Telescope hides
+ * `authorization` and `password`). Redaction goes by name: a header, cookie, query or body field
+ * whose name looks secret keeps its name and loses its value.
+ */
+
+/** Text shown instead of a secret. */
+export const REDACTED = '******';
+
+/** Header names whose values never reach a profile, lower case. */
+export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** Headers that carry the profiler's own token: not secrets, though their names say "token". */
+const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-debug-token-link', 'x-previous-debug-token']);
+
+/** Headers whose value is a URL whose query may carry a secret (`?token=…`). */
+const URL_HEADERS: ReadonlySet<string> = new Set(['referer', 'location', 'content-location']);
+
+/**
+ * Field names that look like secrets: passwords, secrets, tokens, API and private keys,
+ * credentials, session IDs, CSRF tokens, one-time codes, signatures, authorization values.
+ */
+export const SECRET_FIELD = /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|credential|session[-_]?id|^sid$|csrf|^otp$|signature|authori[sz]ation|^auth$|cookie/i;
+
+/** Values that look like secrets whatever their name: JWTs, `Basic`/`Bearer` credentials, URLs with a password. */
+const SECRET_VALUE = [
+  /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/,
+  /^(?:bearer|basic)\s+\S+/i,
+  /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*:[^/?#@\s]*@/i,
+];
+
+const MAX_DEPTH = 8;
+const MAX_ITEMS = 200;
+
+/** Whether a name looks like it names a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_FIELD.test(name);
+}
+
+/** Whether a value looks like a secret whatever its name (a JWT, `Bearer …`, `redis://u:pw@host`). */
+export function isSecretValue(value: unknown): boolean {
+  return typeof value === 'string' && SECRET_VALUE.some((re) => re.test(value.trim()));
+}
+
+/**
+ * A JSON-safe copy of a value with every field whose name looks secret replaced by
+ * {@link REDACTED}, at any depth (8 levels and 200 entries per level at most). Functions become
+ * `[function name]`; values that look like credentials are redacted whatever their name.
+ */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'symbol' || value === undefined) return null;
+  if (isSecretValue(value)) return REDACTED;
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return Array.isArray(value) ? '[array]' : '[object]';
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => redact(v, depth + 1));
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, MAX_ITEMS)) {
+    out[k] = isSecretName(k) ? REDACTED : redact(v, depth + 1);
+  }
+  return out;
+}
+
+const NAME_VALUE = /(^|[?&;\s"'(])([A-Za-z0-9_.[\]%-]+)=([^&;\s"'<>)#]*)/g;
+
+/**
+ * Free text (an error message, a log message) with the values of secret-looking `name=value`
+ * pairs redacted, as they appear in URLs and forms: `(from "http://a/?token=x")` →
+ * `(from "http://a/?token=******")`.
+ */
+export function redactText(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(NAME_VALUE, (all, before: string, name: string) => {
+    let decoded = name;
+    try { decoded = decodeURIComponent(name); } catch { /* keep the raw name */ }
+    return isSecretName(decoded) ? `${before}${name}=${REDACTED}` : all;
+  });
+}
+
+/**
+ * A URL with the values of its secret-looking query parameters and any userinfo password
+ * replaced: `/cb?token=abc&x=1` → `/cb?token=******&x=1`. Works on absolute and relative URLs
+ * and keeps everything else byte for byte (no re-encoding).
+ */
+export function redactUrl(url: string): string {
+  return redactText(url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@\s:]*):[^/?#@\s]*@/i, `$1:${REDACTED}@`));
+}
+
+/** Names of the cookies a `Cookie` header sends, each with its value redacted. */
+export function redactCookieHeader(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (header === undefined) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    if (name !== '') out[name] = REDACTED;
+  }
+  return out;
+}
+
+/** A `Set-Cookie` value with its cookie value redacted and its attributes kept: `sid=******; Path=/; HttpOnly`. */
+export function redactSetCookie(value: string): string {
+  const semi = value.indexOf(';');
+  const pair = semi < 0 ? value : value.slice(0, semi);
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? pair : pair.slice(0, eq)).trim();
+  return `${name}=${REDACTED}${semi < 0 ? '' : value.slice(semi)}`;
+}
+
+/**
+ * One header value as a profile shows it: credentials, cookies and secret-looking headers
+ * redacted whole; secret-looking `name=value` pairs (URL queries) redacted in the others.
+ */
+export function redactHeader(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (PROFILER_HEADERS.has(lower)) return value;
+  if (lower === 'set-cookie') return redactSetCookie(value);
+  if (REDACTED_HEADERS.has(lower) || isSecretName(lower) || isSecretValue(value)) return REDACTED;
+  if (URL_HEADERS.has(lower)) return redactUrl(value);
+  if (lower === 'x-debug-exception') {
+    let decoded = value;
+    try { decoded = decodeURIComponent(value); } catch { /* not encoded */ }
+    const redacted = redactText(decoded);
+    return redacted === decoded ? value : encodeURIComponent(redacted);
+  }
+  return redactText(value);
+}
+
+/** A header map as a profile shows it (see {@link redactHeader}); lists are joined with `, `, `Set-Cookie` with newlines. */
+export function redactHeaders(headers: Record<string, string | string[] | number | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v : [String(v)];
+    const shown = values.map((x) => redactHeader(k, x));
+    out[k] = shown.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ');
+  }
+  return out;
+}
+
+/**
+ * A request body as a profile shows it: parsed bodies (objects) by field name; a string body is
+ * read as JSON or as a form when it parses as one, else kept (first 4096 characters).
+ */
+export function redactBody(body: unknown): unknown {
+  if (typeof body !== 'string') return redact(body ?? null);
+  const text = body.trim();
+  if (text.startsWith('{') || text.startsWith('[')) {
+    try { return redact(JSON.parse(text)); } catch { /* not JSON */ }
+  }
+  if (/^[^=&\s]+=[^&]*(&[^=&\s]+=[^&]*)*$/.test(text)) return redactText(text);
+  return body.length > 4096 ? `${body.slice(0, 4096)}…` : body;
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A few lines of source around a stack frame's line. */
+export interface SourceExcerpt {
+  /** The number of the first line shown (1-based). */
+  firstLine: number;
+  lines: string[];
+}
+
+/** One frame of a V8 stack trace. */
+export interface StackFrame {
+  /** The frame line as V8 wrote it, without the leading `at `. */
+  text: string;
+  /** The function, e.g. `Object.<anonymous>`, `async Promise.all`; absent for top-level code. */
+  function?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** Node's own code (`node:internal/…`) or a dependency (`node_modules`). */
+  vendor: boolean;
+  /** The frame's line ±3, when the file exists and is a source file. */
+  excerpt?: SourceExcerpt;
+}
+
+/** Options of {@link parseStack}. */
+export interface StackOptions {
+  /** How many frames to keep. @default 50 */
+  maxFrames?: number;
+  /** How many frames (application frames first) get a source excerpt. @default 10 */
+  maxExcerpts?: number;
+  /** Lines of context each side of the frame's line. @default 3 */
+  context?: number;
+}
+
+const FRAME = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/;
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const CACHE_SIZE = 64;
+const cache = new Map<string, { mtimeMs: number; lines: string[] }>();
+
+/**
+ * The lines of a source file, or undefined when it is not a regular `.js`/`.ts`-like file under
+ * 2 MiB. Files are cached by path and modification time.
+ */
+function linesOf(file: string): string[] | undefined {
+  if (!path.isAbsolute(file) || !SOURCE_FILE.test(file)) return undefined;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    const hit = cache.get(file);
+    if (hit !== undefined && hit.mtimeMs === stat.mtimeMs) return hit.lines;
+    const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(file, { mtimeMs: stat.mtimeMs, lines });
+    return lines;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The source lines around `line` (1-based), `context` lines each side.
+ * @returns undefined when the file cannot be read or has no such line
+ */
+export function sourceExcerpt(file: string, line: number, context = 3): SourceExcerpt | undefined {
+  const lines = linesOf(file);
+  if (lines === undefined || line < 1 || line > lines.length) return undefined;
+  const first = Math.max(1, line - context);
+  return { firstLine: first, lines: lines.slice(first - 1, Math.min(lines.length, line + context)).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l)) };
+}
+
+function fileOf(location: string): string {
+  if (location.startsWith('file://')) {
+    try { return fileURLToPath(location); } catch { return location; }
+  }
+  return location;
+}
+
+/**
+ * Parses the frames of an error's stack. Only the part after the message is read, so a message
+ * that contains `\n    at x (/etc/passwd:1:1)` adds no frame. Source excerpts are read from
+ * the files the frames name, application frames first; nothing else is ever read.
+ * @param stack - `error.stack`
+ * @param message - `error.message`, skipped at the start of the stack
+ */
+export function parseStack(stack: string, message: string, options: StackOptions = {}): StackFrame[] {
+  const { maxFrames = 50, maxExcerpts = 10, context = 3 } = options;
+  const at = message === '' ? -1 : stack.indexOf(message);
+  const body = at < 0 ? stack.slice(stack.indexOf('\n') + 1 || stack.length) : stack.slice(at + message.length);
+  const frames: StackFrame[] = [];
+  for (const raw of body.split('\n')) {
+    if (frames.length >= maxFrames) break;
+    if (!/^\s+at /.test(raw)) continue;
+    const text = raw.trim().slice(3);
+    const m = FRAME.exec(raw);
+    if (m === null) { frames.push({ text, vendor: true }); continue; }
+    const file = fileOf(m[2]);
+    const vendor = file.startsWith('node:') || file.includes(`${path.sep}node_modules${path.sep}`) || !path.isAbsolute(file);
+    frames.push({ text, function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });
+  }
+  const order = [...frames.filter((f) => !f.vendor), ...frames.filter((f) => f.vendor)];
+  let excerpts = 0;
+  for (const f of order) {
+    if (excerpts >= maxExcerpts) break;
+    if (f.file === undefined || f.line === undefined) continue;
+    f.excerpt = sourceExcerpt(f.file, f.line, context);
+    if (f.excerpt !== undefined) excerpts++;
+  }
+  return frames;
+}
