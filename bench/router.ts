@@ -5,7 +5,8 @@
  * Options (after `npm run bench -- router`):
  *   --size=10,100,1000        table sizes to run
  *   --set=hit,405,miss        request sets to run
- *   --peer=ek,fmw,express     peers to run (ek = express-kernel, fmw = find-my-way)
+ *   --peer=ek,fmw,express,ek-try  peers to run (ek = express-kernel `match`, fmw = find-my-way,
+ *                             ek-try = `tryMatch`, only when the matcher has it)
  *   --runs=5                  measured runs per cell (the median is reported)
  *   --time=200                minimum milliseconds per run (and at least 40k operations,
  *                             at most 5× that time for slow cells)
@@ -40,9 +41,10 @@ const SIZES = [10, 100, 1000] as const;
  * nested slices): the same requests at every size, so ek@1000/ek@10 on it isolates table growth. */
 const SETS = ['hit', '405', 'miss', 'hit*'] as const;
 type SetName = (typeof SETS)[number];
-const PEERS = ['ek', 'fmw', 'express'] as const;
+/** `ek-try`: `UrlMatcher.tryMatch` (misses returned, not thrown), measured only when the matcher has it. */
+const PEERS = ['ek', 'fmw', 'express', 'ek-try'] as const;
 type PeerName = (typeof PEERS)[number];
-const PEER_LABEL: Record<PeerName, string> = { ek: 'express-kernel', fmw: 'find-my-way', express: 'express' };
+const PEER_LABEL: Record<PeerName, string> = { ek: 'express-kernel', fmw: 'find-my-way', express: 'express', 'ek-try': 'ek tryMatch' };
 
 /** Requests per set (cycled through by the runners). */
 const REQUESTS_PER_SET = 1000;
@@ -66,6 +68,26 @@ export function buildEk(table: readonly BenchRoute[]): UrlMatcher {
   const c = new RouteCollection();
   for (const r of table) c.add(r.name, new Route(r.path, { methods: [r.method], requirements: { ...r.requirements } }));
   return new UrlMatcher(c);
+}
+
+/** The non-throwing variant, when this version of the matcher has it (detected at run time). */
+interface TryMatcher { tryMatch(path: string, context: MatchContext): { route: string } | { failure: string } }
+function hasTryMatch(m: unknown): m is TryMatcher {
+  return typeof (m as Partial<TryMatcher>).tryMatch === 'function';
+}
+
+function ekTryRunner(matcher: TryMatcher, reqs: readonly BenchRequest[]): Runner {
+  let k = 0;
+  return (ops) => {
+    let s = 0;
+    for (let i = 0; i < ops; i++) {
+      const r = reqs[k];
+      if (++k === reqs.length) k = 0;
+      const o = matcher.tryMatch(r.path, r.context);
+      s += 'route' in o ? o.route.length : 1;
+    }
+    return s;
+  };
 }
 
 function ekRunner(matcher: UrlMatcher, reqs: readonly BenchRequest[]): Runner {
@@ -331,7 +353,7 @@ function parseList<T extends string | number>(args: readonly string[], name: str
 async function run(args: readonly string[]): Promise<void> {
   const sizes = parseList(args, 'size', SIZES);
   const sets = parseList(args, 'set', SETS);
-  const peers = parseList(args, 'peer', PEERS);
+  const peers = parseList(args, 'peer', PEERS).filter((p) => p !== 'ek-try' || hasTryMatch(buildEk([])));
   const runs = Number(option(args, 'runs') ?? 5);
   const minTimeNs = Number(option(args, 'time') ?? 200) * 1e6;
   const loopSeconds = Number(option(args, 'loop') ?? 0);
@@ -355,6 +377,7 @@ async function run(args: readonly string[]): Promise<void> {
       const { reqs, rejected } = await buildSet(set, table, built, set === 'hit*' ? 7 : size * 31 + SETS.indexOf(set));
       const runners: Record<PeerName, Runner> = {
         ek: ekRunner(built.ek, reqs),
+        'ek-try': hasTryMatch(built.ek) ? ekTryRunner(built.ek, reqs) : () => 0,
         fmw: fmwRunner(built.fmw, reqs),
         express: expressRunner(built.express, reqs),
       };
@@ -366,7 +389,7 @@ async function run(args: readonly string[]): Promise<void> {
         continue;
       }
       for (const p of peers) await measure(runners[p], warmOptions);
-      const samples: Record<PeerName, number[]> = { ek: [], fmw: [], express: [] };
+      const samples: Record<PeerName, number[]> = { ek: [], fmw: [], express: [], 'ek-try': [] };
       for (let i = 0; i < runs; i++) {
         // rotate the order so drift (thermal, GC, JIT) is not charged to one peer
         for (let j = 0; j < peers.length; j++) {
@@ -387,11 +410,13 @@ async function run(args: readonly string[]): Promise<void> {
   if (loopSeconds > 0) return;
   console.log(`\nload average at end: ${loadavg()}`);
   const get = (size: number, set: string, peer: PeerName): number => results.get(key(size, set, peer)) ?? NaN;
-  const cols = [
+  const withTry = peers.includes('ek-try');
+  const cols: Array<[string, number]> = [
     ['routes', 6], ['set', 4], ['express-kernel', 14], ['find-my-way', 11], ['express', 10], ['ek/fmw', 7], ['express/ek', 10],
-  ] as const;
+  ];
+  if (withTry) cols.push(['ek tryMatch', 11], ['try/fmw', 7]);
   const header = cols.map(([n, w], i) => (i < 2 ? padRight(n, w) : padLeft(n, w))).join('  ');
-  console.log('\nns/op (median of runs; lower is better)\n');
+  console.log('\nns/op (median of runs; lower is better)' + (withTry ? '; ek tryMatch = the matcher\'s non-throwing variant, informational' : '') + '\n');
   console.log(header);
   console.log('-'.repeat(header.length));
   for (const size of sizes) {
@@ -400,6 +425,10 @@ async function run(args: readonly string[]): Promise<void> {
       const fmw = get(size, set, 'fmw');
       const ex = get(size, set, 'express');
       const cells = [String(size), set, formatNs(ek), formatNs(fmw), formatNs(ex), formatRatio(ek / fmw), formatRatio(ex / ek)];
+      if (withTry) {
+        const t = get(size, set, 'ek-try');
+        cells.push(formatNs(t), formatRatio(t / fmw));
+      }
       console.log(cells.map((c, i) => (i < 2 ? padRight(c, cols[i][1]) : padLeft(c, cols[i][1]))).join('  '));
     }
   }
@@ -427,6 +456,12 @@ async function run(args: readonly string[]): Promise<void> {
       const ok = ratios.every(([, r]) => r >= TARGET_EXPRESS_VS_EK);
       const detail = ratios.map(([s, r]) => `@${s} ${r.toFixed(1)}×${r >= TARGET_EXPRESS_VS_EK ? '' : ' (miss)'}`).join(', ');
       console.log(`  [${verdict(ok)}] ${set.padEnd(4)} ≥ ${TARGET_EXPRESS_VS_EK}× faster than Express's router at every size: express/ek ${detail}`);
+    }
+  }
+  if (withTry) {
+    for (const set of sets) {
+      const r = get(largest, set, 'ek-try') / get(largest, set, 'fmw');
+      if (Number.isFinite(r)) console.log(`  (info) ${set.padEnd(4)} tryMatch within ${TARGET_EK_VS_FMW}× of find-my-way at ${largest} routes: try/fmw = ${r.toFixed(2)} → ${verdict(r <= TARGET_EK_VS_FMW)}`);
     }
   }
   console.log(`  (checksum ${checksum()})`);
