@@ -2,7 +2,7 @@ import type { IndexSegment } from '../RouteCompiler';
 
 interface Node {
   readonly statics: Map<string, Node>;
-  readonly dynamics: Array<{ readonly key: string; readonly regex: RegExp; readonly node: Node }>;
+  readonly dynamics: Array<{ readonly key: string; readonly regex: RegExp; readonly node: Node; readonly anyNonEmpty: boolean }>;
   /** Routes whose path ends at this node. */
   readonly terminals: number[];
   /** Routes the index cannot follow past this node: candidates whenever the walk reaches it. */
@@ -40,7 +40,8 @@ export class RouteIndex {
       } else {
         const key = `${s.regex.flags}:${s.source}`;
         let edge = current.dynamics.find((d) => d.key === key);
-        if (edge === undefined) current.dynamics.push((edge = { key, regex: s.regex, node: node() }));
+        // a lone default variable (`[^/]+`) matches any non-empty segment: no regex needed
+        if (edge === undefined) current.dynamics.push((edge = { key, regex: s.regex, node: node(), anyNonEmpty: s.source === '(?:[^/]+)' }));
         current = edge.node;
       }
     }
@@ -85,7 +86,8 @@ function walk(n: Node, path: string, pos: number, end: number, out: number[]): v
   if (next !== undefined) walk(next, path, slash + 1, end, out);
   const dynamics = n.dynamics;
   for (let i = 0; i < dynamics.length; i++) {
-    if (dynamics[i].regex.test(segment)) walk(dynamics[i].node, path, slash + 1, end, out);
+    const d = dynamics[i];
+    if (d.anyNonEmpty ? segment.length > 0 : d.regex.test(segment)) walk(d.node, path, slash + 1, end, out);
   }
 }
 

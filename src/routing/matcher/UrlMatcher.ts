@@ -28,11 +28,15 @@ interface Entry {
    * combined regex gives a `/?` too (a dynamic `/` route matches `//`).
    */
   readonly regex: RegExp;
+  /** The route has defaults (the result starts from a copy of them). */
+  readonly hasDefaults: boolean;
 }
 
 const DYNAMIC_ROOT = /^\/\/?$/;
 
 const NO_MATCH = null;
+/** Shared empty list: allow lists are allocated only when a route adds to them. */
+const NONE: string[] = [];
 
 /**
  * The routing table's matcher. It follows Symfony 5.4's compiled matcher
@@ -59,8 +63,10 @@ export class UrlMatcher implements UrlMatcherInterface {
   /** Candidates of the trailing-variable re-check (the scan's own stay in the index's buffer). */
   private readonly recheckCandidates: number[] = [];
   private readonly redirectable: boolean;
-  private allow: string[] = [];
-  private allowSchemes: string[] = [];
+  private allow: string[] = NONE;
+  private allowSchemes: string[] = NONE;
+  /** Whether the last doMatch found a static bucket or index candidates for its path. */
+  private sawCandidates = false;
   private noConfiguration = false;
 
   /**
@@ -78,6 +84,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         methods: route.methods,
         schemes: route.schemes,
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
+        hasDefaults: Object.keys(route.defaults).length > 0,
         regex: route.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
       };
       const prefix = rtrimSlashes(compiled.staticPrefix);
@@ -131,6 +138,9 @@ export class UrlMatcher implements UrlMatcherInterface {
       const trimmed = rtrimSlashes(pathInfo) || '/';
       if (trimmed !== '/') {
         tried = trimmed === pathInfo ? pathInfo + '/' : trimmed;
+        // Static lookup and index both ignore trailing slashes: with nothing found for the path,
+        // the toggled path finds nothing either (only the message needs it).
+        if (!this.sawCandidates) return { failure: 'not-found', pathInfo: tried };
         const r = this.doMatch(tried, context);
         if (r !== NO_MATCH) return { ...r, redirect: { pathInfo: tried } };
         if (this.allowSchemes.length > 0) {
@@ -165,8 +175,9 @@ export class UrlMatcher implements UrlMatcherInterface {
   }
 
   private doMatch(rawPathInfo: string, context: MatchContext): MatchResult | null {
-    this.allow = [];
-    this.allowSchemes = [];
+    this.allow = NONE;
+    this.allowSchemes = NONE;
+    this.sawCandidates = false;
     const pathinfo = rawUrlDecode(rawPathInfo);
     if (pathinfo === null) return NO_MATCH;
     const path = pathinfo === '' ? '/' : pathinfo;
@@ -177,6 +188,7 @@ export class UrlMatcher implements UrlMatcherInterface {
 
     const bucket = this.staticRoutes.get(trimmed);
     if (bucket !== undefined) {
+      this.sawCandidates = true;
       for (let i = 0; i < bucket.length; i++) {
         const e = bucket[i];
         if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
@@ -190,19 +202,20 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
         if (path !== '/' && e.compiled.hasTrailingSlash === (trimmed === path)) {
           if (supportsRedirections && (e.methods.length === 0 || e.methods.includes('GET'))) {
-            this.allow = [];
-            this.allowSchemes = [];
+            this.allow = NONE;
+            this.allowSchemes = NONE;
+            this.sawCandidates = true;
             return NO_MATCH;
           }
           continue;
         }
         const hasScheme = e.schemes.length === 0 || e.schemes.includes(context.scheme);
         if (hasScheme && e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-          addUnique(this.allow, e.methods);
+          this.allow = addUnique(this.allow, e.methods);
           continue;
         }
         if (!hasScheme) {
-          addUnique(this.allowSchemes, e.schemes);
+          this.allowSchemes = addUnique(this.allowSchemes, e.schemes);
           continue;
         }
         return result(e, hostParams, undefined, undefined);
@@ -210,6 +223,7 @@ export class UrlMatcher implements UrlMatcherInterface {
     }
 
     const candidates = this.index.candidates(path);
+    if (candidates.length > 0) this.sawCandidates = true;
     for (let c = 0; c < candidates.length; c++) {
       const id = candidates[c];
       const e = this.dynamicRoutes[id];
@@ -245,11 +259,11 @@ export class UrlMatcher implements UrlMatcherInterface {
         continue;
       }
       if (e.schemes.length > 0 && !e.schemes.includes(context.scheme)) {
-        addUnique(this.allowSchemes, e.schemes);
+        this.allowSchemes = addUnique(this.allowSchemes, e.schemes);
         continue;
       }
       if (e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-        addUnique(this.allow, e.methods);
+        this.allow = addUnique(this.allow, e.methods);
         continue;
       }
       return result(e, hostParams, e.compiled.pathVariables, m);
@@ -264,8 +278,10 @@ function hostMatches(e: Entry, host: string): boolean {
   return e.compiled.hostRegex === null || e.compiled.hostRegex.test(host);
 }
 
-function addUnique(target: string[], values: readonly string[]): void {
-  for (const v of values) if (!target.includes(v)) target.push(v);
+function addUnique(target: string[], values: readonly string[]): string[] {
+  const out = target === NONE ? [] : target;
+  for (const v of values) if (!out.includes(v)) out.push(v);
+  return out;
 }
 
 function captures(names: readonly string[], m: RegExpExecArray, offset: number): Record<string, string> {
@@ -278,7 +294,7 @@ function captures(names: readonly string[], m: RegExpExecArray, offset: number):
 }
 
 function result(e: Entry, hostParams: Record<string, string> | undefined, vars: readonly string[] | undefined, m: RegExpExecArray | undefined): MatchResult {
-  const params: Record<string, string | null> = { ...e.route.defaults };
+  const params: Record<string, string | null> = e.hasDefaults ? { ...e.route.defaults } : {};
   if (hostParams !== undefined) Object.assign(params, hostParams);
   if (vars !== undefined && m !== undefined) {
     for (let i = 0; i < vars.length; i++) {
