@@ -37,3 +37,5 @@ export { openSqlite } from './storage/sqlite';
 export type { SqliteDatabase } from './storage/sqlite';
 export { openRedis } from './storage/redis';
 export type { RedisClient } from './storage/redis';
+export { redact, redactUrl, REDACTED } from './profiler/redaction';
+export type { ProfilerRoutesOptions } from './profiler/ProfilerController';

@@ -68,6 +68,8 @@ export function createKernel(options: KernelOptions): Kernel {
       storage: resolved.profiler.storage ?? new MemoryProfilerStorage(1000),
       collectors: [...resolved.profiler.collectors],
       logger: resolved.logger,
+      toolbar: resolved.profiler.toolbar,
+      logLevel: resolved.profiler.logLevel,
     });
     routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: compileTrust(resolved.profiler.allowedIps) }));
   }

@@ -44,6 +44,10 @@ export interface KernelOptions {
      * traces). Set this to run it there anyway. @default false
      */
     dangerouslyAllowInProduction?: boolean;
+    /** Inject the debug toolbar into HTML pages. @default true */
+    toolbar?: boolean;
+    /** The lowest pino level the Logs panel records, e.g. 'debug'. @default 'debug' */
+    logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
@@ -96,6 +100,8 @@ export interface ResolvedKernelOptions {
     readonly storage?: ProfilerStorage;
     readonly allowedIps: readonly string[];
     readonly collectors: readonly DataCollector[];
+    readonly toolbar: boolean;
+    readonly logLevel: string;
   };
   readonly logger?: Logger;
   readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
@@ -132,6 +138,8 @@ const schema = z.object({
     allowedIps: ipList.optional(),
     collectors: z.array(z.custom<DataCollector>((v) => typeof v === 'object' && v !== null && typeof (v as DataCollector).collect === 'function', 'expected a DataCollector')).optional(),
     dangerouslyAllowInProduction: z.boolean().optional(),
+    toolbar: z.boolean().optional(),
+    logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
@@ -189,6 +197,8 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
       storage: o.profiler?.storage,
       allowedIps,
       collectors: Object.freeze([...(o.profiler?.collectors ?? [])]),
+      toolbar: o.profiler?.toolbar ?? true,
+      logLevel: o.profiler?.logLevel ?? 'debug',
     }),
     logger: o.logger,
     layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),
