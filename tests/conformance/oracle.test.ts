@@ -42,7 +42,6 @@ const PLACEHOLDER = '{{hostport}}';
 /** Symfony puts rawurlencode(substr($message, 0, 2000)) in X-Debug-Exception. */
 const DEBUG_HEADER_BYTES = 2000;
 
-const TOKEN_REASON = 'asks for a profiler token recorded by another request of the oracle run; tokens are random per run';
 const STATUS_ONLY = 'profiler and toolbar pages are compared on status only for now (their pages are checked by the profiler suites)';
 const FIREWALL_FIRST = 'the firewall runs before routing (Symfony routes first), so access_control ^/admin answers 401 for an anonymous client';
 
@@ -77,22 +76,6 @@ const KNOWN_DIFFERENCES: Record<string, KnownDifference> = {
   wdt_unknown: { reason: 'toolbar fragment for an unknown token: status only', expect: { status: 404 } },
 
   // Profiler pages for tokens of the oracle run (8bdaf5 = nf_nope, 7fd348 = ok_book_list, 35acc1 = ok_home).
-  prof_search: skip('Location carries the newest profile token of the oracle run; tokens are random per run'),
-  prof_token_404: skip(TOKEN_REASON),
-  prof_token_404_exception: skip(TOKEN_REASON),
-  prof_token_ok: skip(TOKEN_REASON),
-  prof_token_ok_exception: skip(TOKEN_REASON),
-  prof_token_home: skip(TOKEN_REASON),
-  prof_unknown_panel: skip(TOKEN_REASON),
-  prof_router_panel: skip(TOKEN_REASON),
-  prof_router_sub: skip(TOKEN_REASON),
-  prof_exception_sub: skip(TOKEN_REASON),
-  prof_exception_css: skip(TOKEN_REASON),
-  prof_post_token: skip(TOKEN_REASON),
-  prof_search_results_token: skip(TOKEN_REASON),
-  prof_token_request_panel: skip(TOKEN_REASON),
-  wdt_token: skip(TOKEN_REASON),
-  wdt_token_ok: skip(TOKEN_REASON),
 };
 
 const FIXTURE_DIR = path.join(__dirname, '..', 'fixtures', 'oracle');
@@ -164,9 +147,32 @@ function label(c: OracleCase): string {
   return `${c.id}: ${c.method} ${target} -> ${c.status}${known ? ` [known difference: ${known.reason}]` : ''}`;
 }
 
-async function replay(c: OracleCase): Promise<void> {
-  const s = server(c.variant);
-  kernels[c.variant]?.books.reset(SEEDED_BOOKS);
+/**
+ * Profiler cases name tokens of other requests of the oracle run (8bdaf5 was `nf_nope`'s, 7fd348
+ * `ok_book_list`'s, 35acc1 `ok_home`'s; `prof_search` redirects to the newest profile). The test
+ * sends that request first and puts its token where the oracle's was.
+ */
+const TOKEN_SOURCES: Record<string, string> = { '8bdaf5': 'nf_nope', '7fd348': 'ok_book_list', '35acc1': 'ok_home' };
+
+async function withOwnTokens(c: OracleCase, s: Listening): Promise<OracleCase> {
+  const oracleToken = Object.keys(TOKEN_SOURCES).find((t) => c.target.includes(t))
+    ?? (c.id === 'prof_search' ? /\/_profiler\/([0-9a-f]{6})\//.exec(c.location ?? '')?.[1] : undefined);
+  if (oracleToken === undefined) return c;
+  const sourceId = TOKEN_SOURCES[oracleToken] ?? 'nf_nope';
+  const source = FIXTURES.flatMap((f) => loaded[f]).find((x) => x.id === sourceId) as OracleCase;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source.headers)) headers[name] = fill(value, s);
+  const sent = await rawRequest(s, { method: source.method, target: source.target, headers, setHost: false, body: source.body });
+  const token = String(sent.headers['x-debug-token']);
+  expect(token).toMatch(/^[0-9a-f]{6}$/);
+  const swap = (v: string | undefined): string | undefined => v?.split(oracleToken).join(token);
+  return { ...c, target: swap(c.target) as string, location: swap(c.location), message: swap(c.message) };
+}
+
+async function replay(original: OracleCase): Promise<void> {
+  const s = server(original.variant);
+  kernels[original.variant]?.books.reset(SEEDED_BOOKS);
+  const c = await withOwnTokens(original, s);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(c.headers)) headers[name] = fill(value, s);
   // the fixture lists every header that was sent, Host included (host_none sends none)
@@ -199,10 +205,18 @@ describe('oracle fixtures', () => {
 
   test('every case whose answer depends on the oracle run or on routing before the firewall is a known difference', () => {
     const unlisted = FIXTURES.flatMap((f) => loaded[f])
-      .filter((c) => /profiler-token:|^profiler:|^wdt:|answered by routing before the firewall/.test(c.note ?? ''))
+      .filter((c) => /^profiler:|^wdt:|answered by routing before the firewall/.test(c.note ?? ''))
       .filter((c) => !(c.id in KNOWN_DIFFERENCES))
       .map((c) => c.id);
     expect(unlisted).toEqual([]);
+  });
+
+  test('every case that names another request\'s profiler token has a source request', () => {
+    const orphans = FIXTURES.flatMap((f) => loaded[f])
+      .filter((c) => /profiler-token:/.test(c.note ?? ''))
+      .filter((c) => c.id !== 'prof_search' && !Object.keys(TOKEN_SOURCES).some((t) => c.target.includes(t)))
+      .map((c) => c.id);
+    expect(orphans).toEqual([]);
   });
 
   test('ids are unique across the fixture files', () => {
