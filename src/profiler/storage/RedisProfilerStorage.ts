@@ -122,7 +122,9 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
   async write(profile: Profile): Promise<void> {
     const { json, bytes } = encodeProfile(profile, this.retention);
     const cutoff = ageCutoff(this.retention);
-    const ttlMs = Math.max(1, Math.ceil(profile.time - cutoff));
+    // The age limit is enforced logically by read/has/find; the key's TTL only cleans up, a minute
+    // late, so a profile right at the limit is never expired by Redis's clock before ours says so.
+    const ttlMs = Math.max(1, Math.ceil(profile.time - cutoff)) + 60_000;
     const { index, summaries, sizes, bytes: total } = this.keys;
     await this.client.eval(WRITE, {
       keys: [index, summaries, sizes, total],
