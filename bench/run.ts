@@ -8,6 +8,8 @@
  */
 import * as os from 'os';
 import { routerSection } from './router';
+import { httpSection } from './http';
+import { profilerSection } from './profiler';
 
 /** One benchmark section. */
 export interface BenchSection {
@@ -20,7 +22,7 @@ export interface BenchSection {
 }
 
 /** Every section, in the order `npm run bench` runs them. */
-export const SECTIONS: readonly BenchSection[] = [routerSection];
+export const SECTIONS: readonly BenchSection[] = [routerSection, httpSection, profilerSection];
 
 async function main(argv: readonly string[]): Promise<number> {
   const names = argv.filter((a) => !a.startsWith('--'));

@@ -1,0 +1,42 @@
+/**
+ * What a forked benchmark server builds: the configuration `bench/servers/server.ts` receives as
+ * JSON in its first argument, and the IPC messages it exchanges with the load generator.
+ */
+
+/** The cumulative kernel layers of the `http` section's ladder, in the order they are switched on. */
+export const LADDER = ['securityHeaders', 'cors', 'session', 'security', 'locale', 'timeZone'] as const;
+export type LadderStep = (typeof LADDER)[number];
+
+/** Retention caps of the profiler's SQLite store. */
+export interface BenchCaps {
+  maxProfiles: number;
+  maxBytes: number;
+}
+
+export type ServerConfig =
+  /** Express 5, `res.json({ ok: true })`, nothing else. */
+  | { kind: 'express-bare' }
+  /** Express 5 + helmet() + cors() + express-session on SqliteSessionStore, same JSON. */
+  | { kind: 'express-stack'; sqlitePath: string }
+  /** `createDemoKernel(...)` from src/demo/app.ts. With `profilerSqlite`, profiles go to that SQLite file. */
+  | { kind: 'demo'; debug: boolean; environment?: string; sqlitePath: string; profilerSqlite?: string; caps?: BenchCaps }
+  /** The demo kernel, rebuilt with `createKernel` as `createDemoKernel` does, but `profiler: { enabled: false }`. */
+  | { kind: 'demo-profiler-off'; sqlitePath: string }
+  /** `createKernel` with the demo routes and the first `layers` steps of {@link LADDER} (0 = none, securityHeaders: false). */
+  | { kind: 'ladder'; layers: number; sqlitePath: string };
+
+/** Parent → server. */
+export type ToServer = { type: 'rss'; id: number; gc?: boolean } | { type: 'stop' };
+
+/** Server → parent. */
+export type FromServer =
+  | { type: 'ready'; port: number }
+  /**
+   * Memory (bytes), the process's CPU time so far (µs, user + system), and the monotonic clock
+   * (µs, `process.hrtime`: the clock of `--cpu-prof` sample times).
+   */
+  | { type: 'rss'; id: number; rss: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }
+  | { type: 'error'; message: string };
+
+/** The application secret used by every session in the benchmarks (≥ 32 characters). */
+export const BENCH_SECRET = 'express-kernel-bench-secret-0123456789abcdef';

@@ -1,0 +1,186 @@
+/**
+ * A benchmark server, forked by the `http` and `profiler` sections so the load generator
+ * (autocannon, in the parent) and the server do not share an event loop.
+ *
+ * Usage (by `fork`, with an IPC channel): `node build/bench/servers/server.js '<ServerConfig JSON>'`.
+ * It listens on 127.0.0.1 on a free port and sends `{ type: 'ready', port }`; it answers
+ * `{ type: 'rss' }` with its memory usage (after a full GC when asked and `--expose-gc` is on),
+ * and `{ type: 'stop' }` by closing everything and exiting 0 (so `--cpu-prof` writes its profile).
+ * Nothing is added to the applications under test: memory is reported over IPC.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import cors from 'cors';
+import session from 'express-session';
+import { createDemoKernel } from '../../src/demo/app';
+import { BookRepository } from '../../src/demo/books';
+import { createDemoRoutes } from '../../src/demo/routes';
+import { createKernel, type Kernel } from '../../src/kernel/createKernel';
+import type { KernelOptions } from '../../src/kernel/options';
+import { createProfilerStorage } from '../../src/profiler/storage/createProfilerStorage';
+import type { ClosableProfilerStorage } from '../../src/profiler/storage/ProfilerStorage';
+import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';
+import { SqliteThrottleStore } from '../../src/security/SqliteThrottleStore';
+import type { FirewallOptions } from '../../src/security/FirewallOptions';
+import { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
+import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
+import { TEMPLATES_DIR } from '../../src/http/templates';
+import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer } from './config';
+
+interface Built {
+  app: Express;
+  close(): Promise<void>;
+}
+
+/** The demo's firewall configuration (src/demo/app.ts), on a throttling store in `database`. */
+function demoSecurity(database: SqliteDatabase): FirewallOptions {
+  const provider = new InMemoryUserProvider({
+    users: {
+      admin: { password: 'admin', roles: ['ROLE_ADMIN'] },
+      user: { password: 'user', roles: ['ROLE_USER'] },
+    },
+  });
+  return {
+    firewalls: [{ name: 'main', pattern: '^/', provider, authenticators: [new HttpBasicAuthenticator()] }],
+    accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
+    roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
+    throttling: { store: new SqliteThrottleStore(database) },
+  };
+}
+
+const DEMO_CORS = { paths: { '^/api': { origins: [/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/], credentials: true, maxAge: 3600 } } };
+const DEMO_LOCALE = { defaultLocale: 'en', enabledLocales: ['en', 'fr', 'de'] };
+const DEMO_TIME_ZONE = { default: 'UTC' };
+
+async function build(config: ServerConfig): Promise<Built> {
+  switch (config.kind) {
+    case 'express-bare': {
+      const app = express();
+      app.get('/', (_req, res) => { res.json({ ok: true }); });
+      return { app, close: async () => undefined };
+    }
+    case 'express-stack': {
+      const db = openSqlite(config.sqlitePath);
+      const store = new SqliteSessionStore({ db });
+      const app = express();
+      app.use(helmet());
+      app.use(cors());
+      app.use(session({
+        secret: BENCH_SECRET,
+        store,
+        saveUninitialized: false,
+        resave: false,
+        name: 'EKSESSID',
+        cookie: { httpOnly: true, sameSite: 'lax' },
+      }));
+      app.get('/', (_req, res) => { res.json({ ok: true }); });
+      return { app, close: async () => { store.stop(); db.close(); } };
+    }
+    case 'demo': {
+      let storage: ClosableProfilerStorage | undefined;
+      if (config.profilerSqlite !== undefined) storage = await createProfilerStorage({ sqlitePath: config.profilerSqlite, ...config.caps });
+      const kernel = createDemoKernel({ debug: config.debug, environment: config.environment, sqlitePath: config.sqlitePath, profilerStorage: storage });
+      return { app: kernel, close: async () => { await kernel.close(); await storage?.close(); } };
+    }
+    case 'demo-profiler-off': {
+      // createDemoKernel (src/demo/app.ts) with debug on, as it builds it, but the profiler off:
+      // it has no option for that, so its createKernel call is repeated here.
+      const database = openSqlite(config.sqlitePath, 'SQLITE_PATH');
+      const books = new BookRepository(database);
+      books.seed([{ id: '1', title: 'Dune' }, { id: '2', title: 'Hyperion' }, { id: '3', title: 'Solaris' }]);
+      const kernel = createKernel({
+        routes: createDemoRoutes(books),
+        debug: true,
+        trustedProxies: [],
+        profiler: { enabled: false },
+        secret: BENCH_SECRET,
+        cors: DEMO_CORS,
+        session: { store: 'sqlite', sqlitePath: config.sqlitePath },
+        security: demoSecurity(database),
+        locale: DEMO_LOCALE,
+        timeZone: DEMO_TIME_ZONE,
+      });
+      return { app: kernel, close: async () => { await kernel.close(); if (database.open) database.close(); } };
+    }
+    case 'ladder': {
+      const on = new Set(LADDER.slice(0, config.layers));
+      let database: SqliteDatabase | undefined;
+      const options: KernelOptions = {
+        routes: createDemoRoutes(),
+        debug: false,
+        environment: 'bench',
+        securityHeaders: on.has('securityHeaders') ? {} : false,
+      };
+      if (on.has('cors')) options.cors = DEMO_CORS;
+      if (on.has('session')) {
+        options.secret = BENCH_SECRET;
+        options.session = { store: 'sqlite', sqlitePath: config.sqlitePath };
+      }
+      if (on.has('security')) {
+        database = openSqlite(config.sqlitePath);
+        options.security = demoSecurity(database);
+      }
+      if (on.has('locale')) options.locale = DEMO_LOCALE;
+      if (on.has('timeZone')) options.timeZone = DEMO_TIME_ZONE;
+      const kernel: Kernel = createKernel(options);
+      return { app: kernel, close: async () => { await kernel.close(); if (database?.open) database.close(); } };
+    }
+  }
+}
+
+/**
+ * The kernel finds its templates (and the profiler its views and assets) at
+ * `<src>/../../templates`: the package root from `src/http` (ts-node, jest) and from `dist/http`,
+ * but `build/templates` from the benchmarks' `build/src/http`, where there are none: every debug
+ * error page and toolbar snippet would fail. Link `build/templates` to the package's templates.
+ */
+function linkTemplates(): void {
+  if (fs.existsSync(TEMPLATES_DIR)) return;
+  const repo = path.resolve(__dirname, '..', '..', '..', 'templates');
+  try {
+    fs.symlinkSync(repo, TEMPLATES_DIR, 'dir');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+function send(message: FromServer): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '') as ServerConfig;
+  linkTemplates();
+  const built = await build(config);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = built.app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  server.keepAliveTimeout = 30_000;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  process.on('message', (message: ToServer) => {
+    if (message.type === 'rss') {
+      if (message.gc === true && gc !== undefined) { gc(); gc(); }
+      const m = process.memoryUsage();
+      const cpu = process.cpuUsage();
+      send({ type: 'rss', id: message.id, rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system, hrMicros: Number(process.hrtime.bigint() / 1000n) });
+    } else if (message.type === 'stop') {
+      server.closeAllConnections();
+      server.close(() => {
+        built.close().finally(() => process.exit(0));
+      });
+    }
+  });
+  // The parent went away without a 'stop': do not linger.
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready', port: (server.address() as AddressInfo).port });
+}
+
+main().catch((err: unknown) => {
+  send({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+  process.exit(1);
+});
