@@ -27,7 +27,7 @@ export interface BenchServer {
    * The server's memory usage (bytes) and CPU time so far (µs); `gc` runs a full GC first (when
    * forked with `--expose-gc`).
    */
-  memory(gc?: boolean): Promise<{ rss: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }>;
+  memory(gc?: boolean): Promise<{ rss: number; heapTotal: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }>;
   /**
    * Adds a measured window (server clock, µs): with `--cpu-prof`, the profile summary counts only
    * samples inside the windows (no start-up, warm-up or idle time).
@@ -88,7 +88,7 @@ export function startServer(label: string, config: ServerConfig, options: ForkOp
           const onMessage = (reply: FromServer): void => {
             if (reply.type !== 'rss' || reply.id !== id) return;
             child.off('message', onMessage);
-            res({ rss: reply.rss, heapUsed: reply.heapUsed, external: reply.external, cpuMicros: reply.cpuMicros, hrMicros: reply.hrMicros });
+            res({ rss: reply.rss, heapTotal: reply.heapTotal, heapUsed: reply.heapUsed, external: reply.external, cpuMicros: reply.cpuMicros, hrMicros: reply.hrMicros });
           };
           child.on('message', onMessage);
           request({ type: 'rss', id, gc });

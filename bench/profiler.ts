@@ -137,14 +137,15 @@ async function runFlood(
   let before: Awaited<ReturnType<BenchServer['memory']>>;
   let after: Awaited<ReturnType<BenchServer['memory']>>;
   let afterNoGc: Awaited<ReturnType<BenchServer['memory']>>;
-  let peak = 0;
+  let peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0 };
   try {
     before = await server.memory(true);
     let n = 0;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        peak = Math.max(peak, (await server.memory(false)).rss);
+        const m = await server.memory(false);
+        if (m.rss > peak.rss) peak = m;
         await new Promise((res) => setTimeout(res, 500));
       }
     })();
@@ -156,7 +157,7 @@ async function runFlood(
     checkStatuses('flood', r, 404);
     await new Promise((res) => setTimeout(res, 500)); // let the last profiles be written
     afterNoGc = await server.memory(false);
-    peak = Math.max(peak, afterNoGc.rss);
+    if (afterNoGc.rss > peak.rss) peak = afterNoGc;
     after = await server.memory(true);
     console.log(`  ${r.total.toLocaleString('en-US')} responses (${r.status4xx.toLocaleString('en-US')} 4xx) in ${seconds.toFixed(1)} s: ${Math.round(r.total / seconds).toLocaleString('en-US')} req/s, p99 ${r.p99} ms`);
   } finally {
@@ -180,12 +181,12 @@ async function runFlood(
   const growth = after.rss - before.rss;
   console.log('');
   printTable(
-    ['server memory', 'RSS MiB', 'heap used MiB', 'external MiB'],
+    ['server memory', 'RSS MiB', 'V8 heap total MiB', 'heap used MiB', 'external MiB'],
     [
-      ['before the flood (fresh, after GC)', mib(before.rss), mib(before.heapUsed), mib(before.external)],
-      ['after the flood, no GC', mib(afterNoGc.rss), mib(afterNoGc.heapUsed), mib(afterNoGc.external)],
-      ['after the flood, after GC', mib(after.rss), mib(after.heapUsed), mib(after.external)],
-      ['peak sampled during the flood', mib(peak), '-', '-'],
+      ['before the flood (fresh, after GC)', mib(before.rss), mib(before.heapTotal), mib(before.heapUsed), mib(before.external)],
+      ['after the flood, no GC', mib(afterNoGc.rss), mib(afterNoGc.heapTotal), mib(afterNoGc.heapUsed), mib(afterNoGc.external)],
+      ['after the flood, after GC', mib(after.rss), mib(after.heapTotal), mib(after.heapUsed), mib(after.external)],
+      ['peak RSS sampled (every 0.5 s) during the flood', mib(peak.rss), mib(peak.heapTotal), mib(peak.heapUsed), mib(peak.external)],
     ],
   );
   console.log('');
@@ -198,7 +199,7 @@ async function runFlood(
     ],
   );
   const growthMb = growth / (1024 * 1024);
-  const peakGrowthMb = (peak - before.rss) / (1024 * 1024);
+  const peakGrowthMb = (peak.rss - before.rss) / (1024 * 1024);
   console.log('\nflood targets (informational):');
   console.log(`  [${verdict(growthMb < TARGET_RSS_GROWTH_MB)}] RSS growth over the flood (after GC): ${growthMb.toFixed(1)} MiB (< ${TARGET_RSS_GROWTH_MB}); without GC: +${((afterNoGc.rss - before.rss) / (1024 * 1024)).toFixed(1)} MiB; peak during the flood: +${peakGrowthMb.toFixed(1)} MiB`);
   console.log(`  [${verdict(count <= caps.maxProfiles && bytes <= caps.maxBytes)}] store within its caps: ${count.toLocaleString('en-US')} ≤ ${caps.maxProfiles.toLocaleString('en-US')} profiles, ${bytes.toLocaleString('en-US')} ≤ ${caps.maxBytes.toLocaleString('en-US')} bytes`);

@@ -35,7 +35,7 @@ export type FromServer =
    * Memory (bytes), the process's CPU time so far (µs, user + system), and the monotonic clock
    * (µs, `process.hrtime`: the clock of `--cpu-prof` sample times).
    */
-  | { type: 'rss'; id: number; rss: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }
+  | { type: 'rss'; id: number; rss: number; heapTotal: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }
   | { type: 'error'; message: string };
 
 /** The application secret used by every session in the benchmarks (≥ 32 characters). */

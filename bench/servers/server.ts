@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       if (message.gc === true && gc !== undefined) { gc(); gc(); }
       const m = process.memoryUsage();
       const cpu = process.cpuUsage();
-      send({ type: 'rss', id: message.id, rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system, hrMicros: Number(process.hrtime.bigint() / 1000n) });
+      send({ type: 'rss', id: message.id, rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system, hrMicros: Number(process.hrtime.bigint() / 1000n) });
     } else if (message.type === 'stop') {
       server.closeAllConnections();
       server.close(() => {
