@@ -192,14 +192,8 @@ export class UrlMatcher implements UrlMatcherInterface {
       for (let i = 0; i < bucket.length; i++) {
         const e = bucket[i];
         if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
-        let hostParams: Record<string, string> | undefined;
-        if (e.hostLiteral !== null) {
-          if (e.hostLiteral !== context.host) continue;
-        } else if (e.compiled.hostRegex !== null) {
-          const hm = e.compiled.hostRegex.exec(context.host);
-          if (hm === null) continue;
-          hostParams = captures(e.compiled.hostVariables, hm, 1);
-        }
+        const hostParams = hostParamsOf(e, context.host);
+        if (hostParams === HOST_MISMATCH) continue;
         if (path !== '/' && e.compiled.hasTrailingSlash === (trimmed === path)) {
           if (supportsRedirections && (e.methods.length === 0 || e.methods.includes('GET'))) {
             this.allow = NONE;
@@ -230,14 +224,8 @@ export class UrlMatcher implements UrlMatcherInterface {
       let m = e.regex.exec(path);
       if (m === null) continue;
       // As in Symfony's combined regex, the host is checked before the condition.
-      let hostParams: Record<string, string> | undefined;
-      if (e.hostLiteral !== null) {
-        if (e.hostLiteral !== context.host) continue;
-      } else if (e.compiled.hostRegex !== null) {
-        const hm = e.compiled.hostRegex.exec(context.host);
-        if (hm === null) continue;
-        hostParams = captures(e.compiled.hostVariables, hm, 1);
-      }
+      const hostParams = hostParamsOf(e, context.host);
+      if (hostParams === HOST_MISMATCH) continue;
       if (e.route.condition !== undefined && !e.route.condition({ ...context, pathInfo: rawPathInfo })) continue;
       let hasTrailingVar = trimmed !== path && e.compiled.hasTrailingVar;
       if (hasTrailingVar) {
@@ -276,6 +264,20 @@ export class UrlMatcher implements UrlMatcherInterface {
 function hostMatches(e: Entry, host: string): boolean {
   if (e.hostLiteral !== null) return e.hostLiteral === host;
   return e.compiled.hostRegex === null || e.compiled.hostRegex.test(host);
+}
+
+/** Returned by {@link hostParamsOf} when the route's host requirement rejects the host. */
+const HOST_MISMATCH = null;
+
+/**
+ * Checks a route's host requirement.
+ * @returns the host variables (undefined when the route has none), or HOST_MISMATCH
+ */
+function hostParamsOf(e: Entry, host: string): Record<string, string> | undefined | null {
+  if (e.hostLiteral !== null) return e.hostLiteral === host ? undefined : HOST_MISMATCH;
+  if (e.compiled.hostRegex === null) return undefined;
+  const hm = e.compiled.hostRegex.exec(host);
+  return hm === null ? HOST_MISMATCH : captures(e.compiled.hostVariables, hm, 1);
 }
 
 function addUnique(target: string[], values: readonly string[]): string[] {
