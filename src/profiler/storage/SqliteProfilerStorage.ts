@@ -80,8 +80,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     expire: Statement<[number]>;
     keepNewest: Statement<[number]>;
     keepBytes: Statement<[number]>;
+    totals: Statement<[], { n: number; bytes: number }>;
     purge: Statement<[]>;
   };
+  /** When the age cap was last enforced (ms, the store's clock): at most once a second. */
+  private lastExpire = Number.NEGATIVE_INFINITY;
   private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
   private readonly writeAndEvict: (row: Record<string, unknown>) => void;
 
@@ -118,13 +121,21 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       // The running total from the newest down: rows past the cap are the oldest to go.
       keepBytes: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN (
         SELECT token FROM (SELECT token, SUM(size_bytes) OVER (${NEWEST_FIRST} ROWS UNBOUNDED PRECEDING) AS kept FROM ${TABLE}) WHERE kept > ?)`),
+      totals: this.db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(size_bytes), 0) AS bytes FROM ${TABLE}`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
     };
+    // The eviction queries (a sort or a window over the table) run only when a cap is exceeded;
+    // expired rows are deleted at most once a second (read, has and find hide them at once).
     this.writeAndEvict = this.db.transaction((row: Record<string, unknown>) => {
       this.statements.write.run(row);
-      this.statements.expire.run(ageCutoff(this.retention));
-      this.statements.keepNewest.run(this.retention.maxProfiles);
-      this.statements.keepBytes.run(this.retention.maxBytes);
+      const now = this.retention.now();
+      if (now - this.lastExpire >= 1000 || now < this.lastExpire) {
+        this.statements.expire.run(ageCutoff(this.retention));
+        this.lastExpire = now;
+      }
+      const { n, bytes } = this.statements.totals.get() as { n: number; bytes: number };
+      if (n > this.retention.maxProfiles) this.statements.keepNewest.run(this.retention.maxProfiles);
+      if (bytes > this.retention.maxBytes) this.statements.keepBytes.run(this.retention.maxBytes);
     });
   }
 
