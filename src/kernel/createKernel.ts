@@ -100,15 +100,17 @@ export function createKernel(options: KernelOptions): Kernel {
     ...(resolved.routeHandlers.length > 0 ? resolved.routeHandlers : [accessCheck({ routes }), bodyParsing(), postDenormalizeCheck()]),
   ];
 
+  // Only the profiler reads the timeline: without it the layers run unwrapped.
+  const time = profiler !== undefined ? timed : (_name: string, handler: RequestHandler): RequestHandler => handler;
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust) },
-    ...built.map((l) => ({ name: l.name, handler: timed(l.name, l.handler as RequestHandler) })),
-    { name: 'router', handler: timed('router', routerMiddleware(matcher, routes, routeHandlers)) },
+    ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
+    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers)) },
     { name: 'error', handler: errorHandler({ debug: resolved.debug, logger: resolved.logger }), handlesErrors: true },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });
   for (const name of PLUGGABLE_LAYERS) {
-    for (const h of resolved.layers[name] ?? []) layers.push({ name, handler: timed(name, h) });
+    for (const h of resolved.layers[name] ?? []) layers.push({ name, handler: time(name, h) });
   }
 
   const app = express() as unknown as Kernel;

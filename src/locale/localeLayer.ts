@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
+import { existingSession } from '../session/previousSession';
 import { KernelConfigError } from '../kernel/options';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
 
@@ -135,7 +136,7 @@ export function localeLayer(options: LocaleOptions = {}): RequestHandler {
   });
   return function locale(req: Request, res: Response, next: NextFunction) {
     (req as unknown as { [LOCALE_CONTEXT]: LocaleContext })[LOCALE_CONTEXT] = context;
-    const stored = (req as { session?: { locale?: unknown } }).session?.locale;
+    const stored: unknown = existingSession(req)?.locale;
     const fromSession = typeof stored === 'string' ? context.enabled(stored) : undefined;
     const fromHeader = fromSession === undefined ? negotiate(req.headers['accept-language']) : undefined;
     if (fromSession !== undefined) applyLocale(req, res, context, { locale: fromSession, source: 'session' });

@@ -7,6 +7,7 @@ import { FirewallOptions, ResolvedFirewall, ResolvedFirewallOptions, resolveFire
 import { RequestFacts, requestFacts } from './RequestMatcher';
 import type { SecurityState } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
+import { existingSession } from '../session/previousSession';
 
 /** The part of a session (express-session's `req.session`) the firewall uses. */
 interface SessionLike {
@@ -14,8 +15,8 @@ interface SessionLike {
   [key: string]: unknown;
 }
 
-function sessionOf(req: Request): SessionLike | undefined {
-  const s = (req as { session?: unknown }).session;
+function sessionOf(req: Request, create = true): SessionLike | undefined {
+  const s = create ? (req as { session?: unknown }).session : existingSession(req);
   return typeof s === 'object' && s !== null && typeof (s as SessionLike).regenerate === 'function' ? (s as SessionLike) : undefined;
 }
 
@@ -83,7 +84,7 @@ async function handle(config: ResolvedFirewallOptions, req: Request, res: Respon
     req.user = user;
   };
 
-  const session = fw.stateless ? undefined : sessionOf(req);
+  const session = fw.stateless ? undefined : sessionOf(req, false);
   const remembered = session?.[fw.sessionKey];
   if (typeof remembered === 'string' && fw.provider !== undefined) {
     const user = await fw.provider.loadUserByIdentifier(remembered);

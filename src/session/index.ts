@@ -3,6 +3,7 @@ export { sessionLayer } from './sessionLayer';
 export type { SessionLayer } from './sessionLayer';
 export { resolveSessionOptions } from './options';
 export type { SessionOptions, ResolvedSessionOptions } from './options';
+export { existingSession } from './previousSession';
 export { requireSession, SESSION_UNAVAILABLE_MESSAGE } from './requireSession';
 export { SqliteSessionStore } from './SqliteSessionStore';
 export type { SqliteSessionStoreOptions } from './SqliteSessionStore';

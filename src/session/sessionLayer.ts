@@ -5,6 +5,8 @@ import { KernelConfigError } from '../kernel/options';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
 import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
+import { existingSession, SESSION_PENDING } from './previousSession';
+import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
 
 declare module 'express-serve-static-core' {
@@ -25,6 +27,12 @@ export interface SessionLayer extends RequestHandler {
   isAvailable(): boolean;
   /** Stops pruning and closes the SQLite database the layer opened; a Redis client is the caller's to close. */
   close(): Promise<void>;
+}
+
+/** Whether a `Cookie` header carries cookie `name` (RFC 6265 §5.4 syntax, parsed by `cookie`). */
+function hasCookie(header: string | undefined, name: string): boolean {
+  if (header === undefined || !header.includes(name)) return false;
+  return parseCookie(header)[name] !== undefined;
 }
 
 interface OpenStore {
@@ -64,7 +72,10 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
  *   proxies only): the layer sets `req.secure` from it, so express-session's `secure: 'auto'`
  *   agrees with the kernel;
  * - a request that never writes to the session gets no cookie and no stored session
- *   (`saveUninitialized: false`, `resave: false`, `rolling: false`);
+ *   (`saveUninitialized: false`, `resave: false`, `rolling: false`); a request without a session
+ *   cookie does not even get a session object until something reads `req.session` (Symfony's
+ *   lazy session): layers that only read attributes use `existingSession(req)`, which never
+ *   creates one;
  * - store failures are not fatal: when the store is down or a read fails, the request goes on
  *   without `req.session` and with `req.sessionUnavailable = true`; code that needs the session
  *   calls `requireSession(req)`, which throws a 503. A write that fails after the response has
@@ -102,37 +113,81 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
     },
   });
 
-  const handler = function sessionHandler(req: Request, res: Response, next: NextFunction) {
+  const unavailable = (req: Request, err: unknown, when: string): void => {
+    req.sessionUnavailable = true;
+    o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
+  };
+
+  /**
+   * Runs express-session for `req`; `loaded` is called once, when `req.session` is ready (or
+   * known to be absent). Later calls are express-session's reports of failed saves.
+   */
+  const start = (req: Request, res: Response, loaded: () => void): void => {
     const uri = req.kernel?.uri;
+    // express-session's `secure: 'auto'` reads req.secure: make it agree with the kernel
     Object.defineProperty(req, 'secure', { value: uri !== undefined ? uri.scheme === 'https' : req.secure, configurable: true, enumerable: true, writable: true });
-    req.sessionUnavailable = false;
-    Object.defineProperty(req, 'sessionInfo', {
-      configurable: true,
-      enumerable: true,
-      get: () => describeSession((req as { session?: object }).session as Record<string, unknown> | undefined, req.sessionID, o.store, loaded.has(req), req.sessionUnavailable === true),
-    });
-    const unavailable = (err: unknown, when: string): void => {
-      req.sessionUnavailable = true;
-      o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
-    };
     if (!available()) {
-      unavailable(undefined, 'before the request (not connected); continuing without a session');
-      return next();
+      unavailable(req, undefined, 'before the request (not connected); continuing without a session');
+      return loaded();
     }
     let called = false;
     middleware(req, res, (err?: unknown) => {
       if (called) {
         // express-session reports save, touch and destroy errors after the response started
-        if (err !== undefined && err !== null) unavailable(err, 'after the response; the session change is lost');
+        if (err !== undefined && err !== null) unavailable(req, err, 'after the response; the session change is lost');
         return;
       }
       called = true;
       if (err !== undefined && err !== null) {
-        unavailable(err, 'while loading the session; continuing without a session');
+        unavailable(req, err, 'while loading the session; continuing without a session');
         delete (req as { session?: unknown }).session;
       }
-      next();
+      loaded();
     });
+  };
+
+  // A request without a session cookie gets a lazy `req.session`: express-session runs when
+  // something first reads or writes it (synchronously: without a cookie it only generates an
+  // id), so the common cookieless request pays for no id, no hooks and no cookie.
+  const startNow = (req: Request): void => {
+    const r = req as Request & { [SESSION_PENDING]?: boolean };
+    delete (req as { session?: unknown }).session;
+    r[SESSION_PENDING] = false;
+    let ready = false;
+    start(req, req.res as Response, () => { ready = true; });
+    if (!ready) throw new Error('express-session did not start a cookieless session synchronously');
+  };
+  const lazySession: PropertyDescriptor = {
+    configurable: true,
+    enumerable: false,
+    get(this: Request) {
+      startNow(this);
+      return (this as { session?: unknown }).session;
+    },
+    set(this: Request, value: unknown) {
+      delete (this as { session?: unknown }).session;
+      (this as Request & { [SESSION_PENDING]?: boolean })[SESSION_PENDING] = false;
+      (this as { session?: unknown }).session = value;
+    },
+  };
+  const sessionInfo: PropertyDescriptor = {
+    configurable: true,
+    enumerable: true,
+    get(this: Request) {
+      const session = existingSession(this) as Record<string, unknown> | undefined;
+      return describeSession(session, session === undefined ? undefined : this.sessionID, o.store, loaded.has(this), this.sessionUnavailable === true);
+    },
+  };
+
+  const handler = function sessionHandler(req: Request, res: Response, next: NextFunction) {
+    req.sessionUnavailable = false;
+    Object.defineProperty(req, 'sessionInfo', sessionInfo);
+    if (!hasCookie(req.headers.cookie, o.name)) {
+      (req as Request & { [SESSION_PENDING]?: boolean })[SESSION_PENDING] = true;
+      Object.defineProperty(req, 'session', lazySession);
+      return next();
+    }
+    start(req, res, next);
   } as SessionLayer;
   Object.defineProperties(handler, {
     store: { value: store, enumerable: true },

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
+import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
 import { KernelConfigError } from '../kernel/options';
 import { headerText } from '../kernel/routerMiddleware';
@@ -130,7 +131,7 @@ export function timeZoneLayer(options: TimeZoneOptions = {}): RequestHandler {
     }
     let info: TimeZoneInfo;
     const preferred = canonicalTimeZone(o.userPreference?.(req));
-    const stored = canonicalTimeZone((req as { session?: { timeZone?: unknown } }).session?.timeZone);
+    const stored = canonicalTimeZone(existingSession(req)?.timeZone);
     const cookie = canonicalTimeZone(cookieValue(req.headers.cookie, o.cookieName));
     if (preferred !== undefined) info = { timeZone: preferred, source: 'user' };
     else if (stored !== undefined) info = { timeZone: stored, source: 'session' };

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createKernel, Kernel } from '../../src/kernel/createKernel';
 import { Route } from '../../src/routing/Route';
 import { RouteCollection } from '../../src/routing/RouteCollection';
-import { requireSession, SessionLayer } from '../../src/session';
+import { existingSession, requireSession, SessionLayer } from '../../src/session';
 
 export const SECRET = 'a-test-secret-of-at-least-32-characters!';
 
@@ -23,6 +23,15 @@ export function sessionRoutes(): RouteCollection {
     },
   }));
   r.add('cart', new Route('/cart', { methods: ['GET'], controller: (req, res) => { res.json({ cart: requireSession(req).cart ?? [] }); } }));
+  r.add('existing', new Route('/existing', {
+    methods: ['GET'],
+    controller: (req, res) => {
+      // what the read-only layers see, then what a plain read of req.session starts
+      const before = existingSession(req) === undefined ? null : req.sessionID;
+      const id = req.session?.id ?? null;
+      res.json({ before, id, after: existingSession(req)?.id ?? null });
+    },
+  }));
   r.add('info', new Route('/info', { methods: ['GET'], controller: (req, res) => { res.json(req.sessionInfo); } }));
   r.add('login', new Route('/login', {
     methods: ['POST'],

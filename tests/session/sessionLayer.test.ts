@@ -62,6 +62,40 @@ describe('sessionLayer(options) cookie', () => {
   });
 });
 
+describe('sessionLayer(options) lazy start', () => {
+  const rows = (l: SessionLayer): number => ((l.store as SqliteSessionStore).db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
+
+  it('starts no session for a cookieless request until req.session is read; existingSession never starts one', async () => {
+    const l = layer();
+    const app = sessionKernel(l);
+    const res = await request(app).get('/existing').expect(200);
+    expect(res.body.before).toBeNull();
+    expect(res.body.id).toMatch(/^[\w-]{20,}$/);
+    expect(res.body.after).toBe(res.body.id);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(rows(l)).toBe(0);
+  });
+
+  it('sees the session a cookie names without starting a new one', async () => {
+    const l = layer();
+    const app = sessionKernel(l);
+    const cookie = sessionCookie(await request(app).post('/cart/apple'))!;
+    const res = await request(app).get('/existing').set('Cookie', `theme=dark; ${cookie}`).expect(200);
+    expect(res.body.before).toBe(res.body.id);
+    expect(decodeURIComponent(cookie)).toContain(`s:${res.body.id as string}.`);
+    expect(rows(l)).toBe(1);
+  });
+
+  it('stores a session started lazily and sets its cookie in the same response', async () => {
+    const l = layer();
+    const app = sessionKernel(l);
+    const res = await request(app).post('/cart/apple').set('Cookie', 'theme=dark').expect(200);
+    expect(sessionCookie(res)).toBeDefined();
+    expect(rows(l)).toBe(1);
+    expect((await request(app).get('/cart').set('Cookie', sessionCookie(res)!)).body).toEqual({ cart: ['apple'] });
+  });
+});
+
 describe('sessionLayer(options) SQLite store', () => {
   it('keeps sessions across a restart: written through kernel A, read by a new kernel B on the same file', async () => {
     const first = layer();
