@@ -44,9 +44,12 @@ function asActualRequest(req: Request): Request {
  * @returns the layer, for `createKernel({ layers: { cors: … } })`
  * @throws KernelConfigError for a bad option, at construction
  */
+/** The decision for a request without `Origin` on a path no rule covers. */
+const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, preflight: false, rule: null });
+
 export function corsLayer(options: CorsOptions): RequestHandler {
   const { rules } = resolveCorsOptions(options);
-  const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler } => ({ rule, handler: cors({
+  const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler; noOrigin: CorsDecision } => ({ rule, noOrigin: Object.freeze({ origin: null, allowed: false, preflight: false, rule: rule.path }), handler: cors({
     origin: true, // echo: only called for origins the rule allows
     credentials: rule.credentials,
     exposedHeaders: [...rule.exposedHeaders],
@@ -63,6 +66,11 @@ export function corsLayer(options: CorsOptions): RequestHandler {
     const preflight = req.method === 'OPTIONS' && origin !== null && req.headers['access-control-request-method'] !== undefined;
     const pathInfo = req.kernel?.uri?.pathInfo ?? req.path;
     const entry = compiled.find((c) => c.rule.pathPattern.test(pathInfo));
+    if (origin === null) {
+      // not a CORS request (the common case): a decision made once per rule
+      req.cors = entry?.noOrigin ?? NOT_CORS;
+      return next();
+    }
     const allowed = entry !== undefined && origin !== null && isOriginAllowed(origin, entry.rule.origins);
     req.cors = Object.freeze({ origin, allowed, preflight, rule: entry?.rule.path ?? null });
     if (entry === undefined || origin === null) return next();

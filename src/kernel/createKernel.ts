@@ -12,6 +12,7 @@ import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOp
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
+import { installRequestSlots } from './requestSlots';
 import helmet from 'helmet';
 import { corsLayer } from '../cors/corsLayer';
 import { sessionLayer, SessionLayer } from '../session/sessionLayer';
@@ -115,6 +116,7 @@ export function createKernel(options: KernelOptions): Kernel {
 
   const app = express() as unknown as Kernel;
   app.disable('x-powered-by');
+  installRequestSlots(app.request);
   for (const layer of orderLayers(layers)) app.use(layer.handler as RequestHandler);
   Object.defineProperties(app, {
     kernelOptions: { value: resolved },

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { BadRequestHttpError } from '../http/errors';
 import { resolveRequestUri, TrustFunction } from '../http/RequestUri';
+import { KernelRequestState } from './state';
 
 const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'PATCH', 'PURGE', 'TRACE'];
 
@@ -22,7 +23,7 @@ export function requestContext(trust: TrustFunction): RequestHandler {
       if (KNOWN_METHODS.includes(m) || /^[A-Z]+$/.test(m)) method = m;
       else methodError = new BadRequestHttpError(`Invalid method override "${m}".`);
     }
-    req.kernel = { method, startedAt: performance.now(), timeline: [] };
+    req.kernel = new KernelRequestState(method, performance.now());
     try {
       req.kernel.uri = resolveRequestUri(req, trust);
     } catch (e) {

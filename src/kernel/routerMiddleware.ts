@@ -57,12 +57,12 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
     const uri = req.kernel.uri;
     if (uri === undefined || req.kernel.uriError !== undefined) return next(req.kernel.uriError);
     const method = req.kernel.method;
-    const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
     const context = { method, host: uri.host, scheme: uri.scheme, pathInfo: uri.pathInfo };
     let match: MatchResult;
     if (hasTryMatch(matcher)) {
       const outcome = matcher.tryMatch(uri.pathInfo, context);
       if (!('route' in outcome)) {
+        const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         return next(outcome.failure === 'method-not-allowed'
           ? methodNotAllowed(method, url, new MethodNotAllowedError(method, outcome.allowedMethods))
           : notFound(req, method, url, outcome.noConfiguration === true ? new NoConfigurationError() : new ResourceNotFoundError(outcome.pathInfo)));
@@ -72,6 +72,7 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
       try {
         match = matcher.match(uri.pathInfo, context);
       } catch (e) {
+        const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         if (e instanceof MethodNotAllowedError) return next(methodNotAllowed(method, url, e));
         if (e instanceof ResourceNotFoundError) return next(notFound(req, method, url, e));
         return next(e);
@@ -93,7 +94,10 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
     if (controller === undefined) return next(new InvalidRouteError(match.route, 'the route has no controller.'));
     req.kernel.routeDefinition = definition;
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(match.params)) if (v !== null) params[k] = v;
+    for (const k in match.params) {
+      const v = match.params[k];
+      if (v !== null) params[k] = v;
+    }
     req.params = params;
     let i = 0;
     const step = (err?: unknown): void => {

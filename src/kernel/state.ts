@@ -1,29 +1,40 @@
 import type { RequestUri } from '../http/RequestUri';
+import { RequestSlots } from './requestSlots';
 
 /**
  * What the kernel knows of a request, kept on `req.kernel` (Symfony's request attributes:
  * `_route`, `_route_params`, the profiler token).
  */
-export interface KernelRequestState {
+export class KernelRequestState extends RequestSlots {
   /** The URI parts; undefined when the Host header was invalid (then `uriError` is set). */
-  uri?: RequestUri;
-  uriError?: unknown;
+  uri?: RequestUri = undefined;
+  uriError?: unknown = undefined;
   /** The effective method (POST with `X-HTTP-Method-Override` becomes the override). */
   method: string;
   /** When the kernel took the request, `performance.now()` in ms. */
   startedAt: number;
   /** The matched route name (`_route`). */
-  route?: string;
+  route?: string = undefined;
   /** The matched route's definition (its options carry per-route access checks). */
-  routeDefinition?: import('../routing/Route').Route;
+  routeDefinition?: import('../routing/Route').Route = undefined;
   /** The matched route's parameters (`_route_params`). */
-  routeParams?: Record<string, string | null>;
+  routeParams?: Record<string, string | null> = undefined;
   /** The error being rendered, if any. */
-  error?: unknown;
+  error?: unknown = undefined;
   /** The profiler token, when the request is profiled. */
-  token?: string;
+  token?: string = undefined;
   /** Timeline marks: layer name, start and end in ms relative to `startedAt`. */
-  timeline: Array<{ name: string; start: number; end?: number }>;
+  timeline: Array<{ name: string; start: number; end?: number }> = [];
+
+  /**
+   * @param method - the effective method
+   * @param startedAt - `performance.now()` when the kernel took the request (ms)
+   */
+  constructor(method: string, startedAt: number) {
+    super();
+    this.method = method;
+    this.startedAt = startedAt;
+  }
 }
 
 declare module 'express-serve-static-core' {

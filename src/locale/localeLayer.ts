@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
+import { LOCALE_CONTEXT } from '../kernel/requestSlots';
 import { KernelConfigError } from '../kernel/options';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
 
@@ -62,10 +63,12 @@ export interface LocaleContext {
   readonly tags: ReadonlyMap<string, string>;
   /** The enabled locale a route's `_locale` value names (`fr-fr` finds `fr_FR`), if any. */
   enabled(value: string): string | undefined;
+  /** The frozen {@link LocaleInfo} of an enabled locale and a source (made once, shared by requests). */
+  info(locale: string, source: LocaleSource): LocaleInfo;
 }
 
 /** Where {@link localeLayer} keeps its {@link LocaleContext} on the request. */
-export const LOCALE_CONTEXT: unique symbol = Symbol('express-kernel.locale');
+export { LOCALE_CONTEXT };
 
 /** Reads the {@link LocaleContext} the locale layer left on `req`, if it ran. */
 export function localeContextOf(req: Request): LocaleContext | undefined {
@@ -78,7 +81,7 @@ export function localeContextOf(req: Request): LocaleContext | undefined {
  */
 export function applyLocale(req: Request, res: Response, context: LocaleContext, info: LocaleInfo): void {
   req.locale = info.locale;
-  req.localeInfo = Object.freeze(info);
+  req.localeInfo = Object.isFrozen(info) ? info : Object.freeze({ ...info });
   if (!res.headersSent) res.setHeader('Content-Language', context.tags.get(info.locale) ?? info.locale);
 }
 
@@ -127,11 +130,19 @@ export function localeLayer(options: LocaleOptions = {}): RequestHandler {
   const tags = new Map(resolved.enabledLocales.map((l) => [l, toLanguageTag(l)]));
   const byTag = new Map(resolved.enabledLocales.map((l) => [toLanguageTag(l).toLowerCase(), l]));
   const negotiate: LocaleNegotiator = createLocaleNegotiator(resolved.enabledLocales);
+  const SOURCES: readonly LocaleSource[] = ['route', 'session', 'header', 'default'];
+  const infos = new Map(resolved.enabledLocales.map((locale) => [
+    locale,
+    new Map(SOURCES.map((source) => [source, Object.freeze({ locale, source })])),
+  ]));
   const context: LocaleContext = Object.freeze({
     options: resolved,
     tags,
     enabled(value: string): string | undefined {
       return resolved.enabledLocales.includes(value) ? value : byTag.get(value.replace(/_/g, '-').toLowerCase());
+    },
+    info(locale: string, source: LocaleSource): LocaleInfo {
+      return infos.get(locale)?.get(source) ?? Object.freeze({ locale, source });
     },
   });
   return function locale(req: Request, res: Response, next: NextFunction) {
@@ -139,9 +150,9 @@ export function localeLayer(options: LocaleOptions = {}): RequestHandler {
     const stored: unknown = existingSession(req)?.locale;
     const fromSession = typeof stored === 'string' ? context.enabled(stored) : undefined;
     const fromHeader = fromSession === undefined ? negotiate(req.headers['accept-language']) : undefined;
-    if (fromSession !== undefined) applyLocale(req, res, context, { locale: fromSession, source: 'session' });
-    else if (fromHeader !== undefined) applyLocale(req, res, context, { locale: fromHeader, source: 'header' });
-    else applyLocale(req, res, context, { locale: resolved.defaultLocale, source: 'default' });
+    if (fromSession !== undefined) applyLocale(req, res, context, context.info(fromSession, 'session'));
+    else if (fromHeader !== undefined) applyLocale(req, res, context, context.info(fromHeader, 'header'));
+    else applyLocale(req, res, context, context.info(resolved.defaultLocale, 'default'));
     if (fromSession === undefined) res.vary('Accept-Language');
     next();
   };

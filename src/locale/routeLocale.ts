@@ -18,7 +18,7 @@ export function routeLocale(): RequestHandler {
     const context = localeContextOf(req);
     const value = req.kernel?.routeParams?._locale;
     const locale = context !== undefined && typeof value === 'string' ? context.enabled(value) : undefined;
-    if (context !== undefined && locale !== undefined) applyLocale(req, res, context, { locale, source: 'route' });
+    if (context !== undefined && locale !== undefined) applyLocale(req, res, context, context.info(locale, 'route'));
     next();
   };
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteCollection } from '../routing/RouteCollection';
-import { baseContext, enforce, loadStoredObject, matchedRouteOptions, validateSecuredRoutes } from './RouteSecurity';
+import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions, validateSecuredRoutes } from './RouteSecurity';
 import { knownKeys, objectOption } from './optionValidation';
 
 /** Options of {@link accessCheck}. */
@@ -22,13 +22,18 @@ export function accessCheck(options: AccessCheckOptions = {}): RequestHandler {
   knownKeys(objectOption(options, 'options'), ['routes'], '');
   if (options.routes !== undefined) validateSecuredRoutes(options.routes);
   return function securityAccessCheck(req: Request, res: Response, next: NextFunction) {
-    run(req, res, next).catch(next);
+    const o = matchedRouteOptions(req);
+    if (o === undefined) return next();
+    // nothing to load or check: no promise, no microtask
+    if (o.provider === undefined && o.security === undefined) {
+      req.storedObject ??= null;
+      return next();
+    }
+    run(req, res, next, o).catch(next);
   };
 }
 
-async function run(req: Request, res: Response, next: NextFunction): Promise<void> {
-  const o = matchedRouteOptions(req);
-  if (o === undefined) return next();
+async function run(req: Request, res: Response, next: NextFunction, o: SecuredRouteOptions): Promise<void> {
   const stored = await loadStoredObject(req, o);
   if (o.security === undefined) return next();
   await enforce(req, res, next, 'security', o.security, { ...baseContext(req), object: stored }, o.securityMessage);

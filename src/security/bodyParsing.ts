@@ -21,6 +21,8 @@ export function bodyParsing(options: BodyParsingOptions = {}): RequestHandler {
       const type = req.headers['content-type'] ?? 'none';
       return next(new HttpError(415, 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', `Unsupported Media Type: expected application/json, got "${type}".`));
     }
+    // no body announced (the common GET): body-parser would skip it too (type-is `hasBody`)
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();
     read(req, res).then(() => next(), next);
   };
 }

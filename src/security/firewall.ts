@@ -63,36 +63,48 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
 export function firewall(options: FirewallOptions): RequestHandler {
   const config = resolveFirewallOptions(options);
   return function securityFirewall(req: Request, res: Response, next: NextFunction) {
-    handle(config, req, res, next).catch(next);
+    // synchronous unless a user is restored or an authenticator runs (Express catches a throw)
+    const pending = handle(config, req, res, next);
+    if (pending !== undefined) pending.catch(next);
   };
 }
 
-async function handle(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction): Promise<void> {
+/** Makes `user` the request's user: `req.user`, and `req.security` with the roles the hierarchy reaches. */
+function login(config: ResolvedFirewallOptions, req: Request, state: SecurityState, user: SecurityUser, by: string): void {
+  state.user = user;
+  state.roles = Object.freeze(config.roleHierarchy.reachableRoles(user.roles));
+  state.authenticator = by;
+  req.user = user;
+}
+
+function handle(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction): Promise<void> | undefined {
   const facts = requestFacts(req);
   const fw = facts === null ? undefined : config.firewalls.find((f) => f.matcher.matches(facts));
   const state: SecurityState = { firewall: fw?.name ?? null, user: null, roles: [], authenticator: null, decisions: [] };
   req.security = state;
   req.user = undefined;
   // an invalid Host is answered by the router; no firewall or `security: false`: nothing to do
-  if (facts === null || fw === undefined || !fw.security) return next();
+  if (facts === null || fw === undefined || !fw.security) return void next();
   rememberEntryPoint(req, fw.entryPoint);
 
-  const login = (user: SecurityUser, by: string): void => {
-    state.user = user;
-    state.roles = Object.freeze(config.roleHierarchy.reachableRoles(user.roles));
-    state.authenticator = by;
-    req.user = user;
-  };
-
+  // only a session the request came with is read: an anonymous request starts none
   const session = fw.stateless ? undefined : sessionOf(req, false);
   const remembered = session?.[fw.sessionKey];
-  if (typeof remembered === 'string' && fw.provider !== undefined) {
-    const user = await fw.provider.loadUserByIdentifier(remembered);
-    if (user !== null) login(user, 'session');
+  const restore = typeof remembered === 'string' && fw.provider !== undefined;
+  const authenticator = fw.authenticators.find((a) => a.supports(req));
+  if (!restore && authenticator === undefined) return void decideAccess(config, req, res, next, facts, state);
+  return authenticateThenDecide(config, fw, req, res, next, facts, state, restore ? (remembered as string) : undefined, session, authenticator);
+}
+
+async function authenticateThenDecide(
+  config: ResolvedFirewallOptions, fw: ResolvedFirewall, req: Request, res: Response, next: NextFunction, facts: RequestFacts,
+  state: SecurityState, remembered: string | undefined, session: SessionLike | undefined, authenticator: Authenticator | undefined,
+): Promise<void> {
+  if (remembered !== undefined) {
+    const user = await fw.provider!.loadUserByIdentifier(remembered);
+    if (user !== null) login(config, req, state, user, 'session');
     else delete session?.[fw.sessionKey];
   }
-
-  const authenticator = fw.authenticators.find((a) => a.supports(req));
   if (authenticator !== undefined) {
     let user: SecurityUser;
     try {
@@ -102,10 +114,14 @@ async function handle(config: ResolvedFirewallOptions, req: Request, res: Respon
       throw e;
     }
     if (!fw.stateless) await migrateSession(req, fw.sessionKey, user.identifier);
-    login(user, authenticator.name);
+    login(config, req, state, user, authenticator.name);
     if (authenticator.onAuthenticationSuccess?.(req, res, user) === true) return;
   }
+  decideAccess(config, req, res, next, facts, state);
+}
 
+/** The first matching `accessControl` rule decides; its decision is recorded in `req.security.decisions`. */
+function decideAccess(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction, facts: RequestFacts, state: SecurityState): void {
   const decision = config.accessMap.decide(req, facts);
   if (decision !== null) {
     state.decisions.push(decision);

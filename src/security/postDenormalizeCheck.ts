@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BadRequestHttpError } from '../http/errors';
-import { baseContext, enforce, loadStoredObject, matchedRouteOptions } from './RouteSecurity';
+import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions } from './RouteSecurity';
 
 /** The new object and the stored one before the change, for the controller to persist. */
 export interface DenormalizedState {
@@ -36,14 +36,14 @@ function shallowClone(o: object): object {
  */
 export function postDenormalizeCheck(): RequestHandler {
   return function securityPostDenormalizeCheck(req: Request, res: Response, next: NextFunction) {
-    run(req, res, next).catch(next);
+    const o = matchedRouteOptions(req);
+    if (o === undefined || !WRITE_METHODS.includes(req.kernel.method)) return next();
+    if (o.provider === undefined && o.denormalize === undefined && o.securityPostDenormalize === undefined) return next();
+    run(req, res, next, o).catch(next);
   };
 }
 
-async function run(req: Request, res: Response, next: NextFunction): Promise<void> {
-  const o = matchedRouteOptions(req);
-  if (o === undefined || !WRITE_METHODS.includes(req.kernel.method)) return next();
-  if (o.provider === undefined && o.denormalize === undefined && o.securityPostDenormalize === undefined) return next();
+async function run(req: Request, res: Response, next: NextFunction, o: SecuredRouteOptions): Promise<void> {
   const stored = await loadStoredObject(req, o);
   const previousObject = stored === null ? null : shallowClone(stored);
   let object: object;

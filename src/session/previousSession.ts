@@ -1,13 +1,24 @@
+import { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { Session, SessionData } from 'express-session';
+import { SESSION_PENDING, SESSION_STATE } from '../kernel/requestSlots';
+import type { SessionInfo } from './sessionInfo';
 
-/**
- * Marks a request whose session the session layer has not started yet: it came without a session
- * cookie, so its `req.session` is a lazy accessor that creates the session when first read.
- */
-export const SESSION_PENDING: unique symbol = Symbol('express-kernel.sessionPending');
+export { SESSION_PENDING, SESSION_STATE };
 
-type PendingAware = Request & { [SESSION_PENDING]?: boolean; session?: Session & Partial<SessionData> };
+/** What a session layer gives the requests it handled (one object per layer, shared). */
+export interface SessionHandle {
+  /** Runs express-session now for a request that came without a session cookie (synchronous). */
+  startNow(req: Request): void;
+  /** The profiler's view of the request's session. */
+  describe(req: Request): SessionInfo;
+}
+
+type SessionRequest = Request & {
+  [SESSION_STATE]?: SessionHandle;
+  [SESSION_PENDING]?: boolean;
+  session?: Session & Partial<SessionData>;
+};
 
 /**
  * The request's session when reading it costs nothing: the session the request's cookie named (or
@@ -20,6 +31,55 @@ type PendingAware = Request & { [SESSION_PENDING]?: boolean; session?: Session &
  * @returns `req.session`, or undefined when there is none yet (or no session layer)
  */
 export function existingSession(req: Request): (Session & Partial<SessionData>) | undefined {
-  const r = req as PendingAware;
+  const r = req as SessionRequest;
   return r[SESSION_PENDING] === true ? undefined : r.session;
+}
+
+/**
+ * `req.session` and `req.sessionInfo` as accessors: reading `session` on a request whose session
+ * is pending starts it; writing it (express-session does) stores a plain own property, which
+ * `delete req.session` (a destroyed session) removes again. Requests the session layer did not
+ * handle read undefined.
+ */
+const ACCESSORS: PropertyDescriptorMap = {
+  session: {
+    configurable: true,
+    enumerable: false,
+    get(this: SessionRequest) {
+      const handle = this[SESSION_STATE];
+      if (handle === undefined || this[SESSION_PENDING] !== true) return undefined;
+      handle.startNow(this);
+      return Object.prototype.hasOwnProperty.call(this, 'session') ? this.session : undefined;
+    },
+    set(this: SessionRequest, value: unknown) {
+      if (this[SESSION_PENDING] === true) this[SESSION_PENDING] = false;
+      Object.defineProperty(this, 'session', { value, writable: true, enumerable: true, configurable: true });
+    },
+  },
+  sessionInfo: {
+    configurable: true,
+    enumerable: false,
+    get(this: SessionRequest) {
+      return this[SESSION_STATE]?.describe(this);
+    },
+  },
+};
+
+const installed = new WeakSet<object>();
+
+/**
+ * Puts the session accessors where the request reads them: once on an Express application's
+ * request prototype (`app.request`, shared by its requests), or on the request itself when it has
+ * none of its own (a plain `http` request), so a cookieless request costs no property definition.
+ * @param req - the request the session layer is handling
+ */
+export function installSessionAccessors(req: Request): void {
+  const proto = Object.getPrototypeOf(req) as object | null;
+  if (proto === null || proto === IncomingMessage.prototype || proto === Object.prototype) {
+    Object.defineProperties(req, ACCESSORS);
+    return;
+  }
+  if (installed.has(proto)) return;
+  installed.add(proto);
+  Object.defineProperties(proto, ACCESSORS);
 }

@@ -5,7 +5,9 @@ import { KernelConfigError } from '../kernel/options';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
 import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
-import { existingSession, SESSION_PENDING } from './previousSession';
+import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle } from './previousSession';
+
+type SessionRequest = Request & { [SESSION_STATE]?: SessionHandle; [SESSION_PENDING]?: boolean };
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
 
@@ -123,9 +125,6 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
    * known to be absent). Later calls are express-session's reports of failed saves.
    */
   const start = (req: Request, res: Response, loaded: () => void): void => {
-    const uri = req.kernel?.uri;
-    // express-session's `secure: 'auto'` reads req.secure: make it agree with the kernel
-    Object.defineProperty(req, 'secure', { value: uri !== undefined ? uri.scheme === 'https' : req.secure, configurable: true, enumerable: true, writable: true });
     if (!available()) {
       unavailable(req, undefined, 'before the request (not connected); continuing without a session');
       return loaded();
@@ -149,44 +148,29 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
   // A request without a session cookie gets a lazy `req.session`: express-session runs when
   // something first reads or writes it (synchronously: without a cookie it only generates an
   // id), so the common cookieless request pays for no id, no hooks and no cookie.
-  const startNow = (req: Request): void => {
-    const r = req as Request & { [SESSION_PENDING]?: boolean };
-    delete (req as { session?: unknown }).session;
-    r[SESSION_PENDING] = false;
-    let ready = false;
-    start(req, req.res as Response, () => { ready = true; });
-    if (!ready) throw new Error('express-session did not start a cookieless session synchronously');
-  };
-  const lazySession: PropertyDescriptor = {
-    configurable: true,
-    enumerable: false,
-    get(this: Request) {
-      startNow(this);
-      return (this as { session?: unknown }).session;
+  const handle: SessionHandle = {
+    startNow(req: Request): void {
+      (req as SessionRequest)[SESSION_PENDING] = false;
+      let ready = false;
+      start(req, req.res as Response, () => { ready = true; });
+      if (!ready) throw new Error('express-session did not start a cookieless session synchronously');
     },
-    set(this: Request, value: unknown) {
-      delete (this as { session?: unknown }).session;
-      (this as Request & { [SESSION_PENDING]?: boolean })[SESSION_PENDING] = false;
-      (this as { session?: unknown }).session = value;
-    },
-  };
-  const sessionInfo: PropertyDescriptor = {
-    configurable: true,
-    enumerable: true,
-    get(this: Request) {
-      const session = existingSession(this) as Record<string, unknown> | undefined;
-      return describeSession(session, session === undefined ? undefined : this.sessionID, o.store, loaded.has(this), this.sessionUnavailable === true);
+    describe(req: Request): SessionInfo {
+      const session = existingSession(req) as Record<string, unknown> | undefined;
+      return describeSession(session, session === undefined ? undefined : req.sessionID, o.store, loaded.has(req), req.sessionUnavailable === true);
     },
   };
 
   const handler = function sessionHandler(req: Request, res: Response, next: NextFunction) {
+    installSessionAccessors(req);
+    const r = req as SessionRequest;
+    r[SESSION_STATE] = handle;
     req.sessionUnavailable = false;
-    Object.defineProperty(req, 'sessionInfo', sessionInfo);
     if (!hasCookie(req.headers.cookie, o.name)) {
-      (req as Request & { [SESSION_PENDING]?: boolean })[SESSION_PENDING] = true;
-      Object.defineProperty(req, 'session', lazySession);
+      r[SESSION_PENDING] = true;
       return next();
     }
+    r[SESSION_PENDING] = false;
     start(req, res, next);
   } as SessionLayer;
   Object.defineProperties(handler, {

@@ -122,24 +122,37 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  */
 export function timeZoneLayer(options: TimeZoneOptions = {}): RequestHandler {
   const o = resolveTimeZoneOptions(options);
+  const infos = new Map<string, TimeZoneInfo>();
+  /** The frozen info of a zone and source, made once (a few hundred zones at most). */
+  const infoOf = (timeZone: string, source: TimeZoneSource): TimeZoneInfo => {
+    const key = `${source} ${timeZone}`;
+    let info = infos.get(key);
+    if (info === undefined) infos.set(key, (info = Object.freeze({ timeZone, source })));
+    return info;
+  };
   return function timeZone(req: Request, _res: Response, next: NextFunction) {
     const raw = req.headers['time-zone'];
     const header = raw === undefined ? '' : headerText(raw).trim();
-    const fromHeader = canonicalTimeZone(header);
+    const fromHeader = header === '' ? undefined : canonicalTimeZone(header);
     if (header !== '' && fromHeader === undefined) {
       return next(new BadRequestHttpError(`Invalid time zone "${header}" in the Time-Zone header.`));
     }
-    let info: TimeZoneInfo;
-    const preferred = canonicalTimeZone(o.userPreference?.(req));
-    const stored = canonicalTimeZone(existingSession(req)?.timeZone);
-    const cookie = canonicalTimeZone(cookieValue(req.headers.cookie, o.cookieName));
-    if (preferred !== undefined) info = { timeZone: preferred, source: 'user' };
-    else if (stored !== undefined) info = { timeZone: stored, source: 'session' };
-    else if (fromHeader !== undefined) info = { timeZone: fromHeader, source: 'header' };
-    else if (cookie !== undefined) info = { timeZone: cookie, source: 'cookie' };
-    else info = { timeZone: o.default, source: 'default' };
+    // the first valid source wins; later ones are not even read
+    let info: TimeZoneInfo | undefined;
+    const preferred = o.userPreference === undefined ? undefined : canonicalTimeZone(o.userPreference(req));
+    if (preferred !== undefined) info = infoOf(preferred, 'user');
+    if (info === undefined) {
+      const stored = canonicalTimeZone(existingSession(req)?.timeZone);
+      if (stored !== undefined) info = infoOf(stored, 'session');
+    }
+    if (info === undefined && fromHeader !== undefined) info = infoOf(fromHeader, 'header');
+    if (info === undefined && req.headers.cookie !== undefined) {
+      const cookie = canonicalTimeZone(cookieValue(req.headers.cookie, o.cookieName));
+      if (cookie !== undefined) info = infoOf(cookie, 'cookie');
+    }
+    info ??= infoOf(o.default, 'default');
     req.timeZone = info.timeZone;
-    req.timeZoneInfo = Object.freeze(info);
+    req.timeZoneInfo = info;
     next();
   };
 }
