@@ -38,22 +38,29 @@ const FRAME = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/;
 const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const CACHE_SIZE = 64;
-const cache = new Map<string, { mtimeMs: number; lines: string[] }>();
+/** How long a cached file is trusted before its modification time is checked again (ms). */
+const RECHECK_MS = 1000;
+const cache = new Map<string, { mtimeMs: number; checkedAt: number; lines: string[] }>();
 
 /**
  * The lines of a source file, or undefined when it is not a regular `.js`/`.ts`-like file under
- * 2 MiB. Files are cached by path and modification time.
+ * 2 MiB. Files are cached by path and modification time, the time checked at most once a second.
  */
 function linesOf(file: string): string[] | undefined {
   if (!path.isAbsolute(file) || !SOURCE_FILE.test(file)) return undefined;
+  const now = Date.now();
+  const hit = cache.get(file);
+  if (hit !== undefined && now - hit.checkedAt >= 0 && now - hit.checkedAt < RECHECK_MS) return hit.lines;
   try {
     const stat = fs.statSync(file);
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    const hit = cache.get(file);
-    if (hit !== undefined && hit.mtimeMs === stat.mtimeMs) return hit.lines;
+    if (hit !== undefined && hit.mtimeMs === stat.mtimeMs) {
+      hit.checkedAt = now;
+      return hit.lines;
+    }
     const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(file, { mtimeMs: stat.mtimeMs, lines });
+    cache.set(file, { mtimeMs: stat.mtimeMs, checkedAt: now, lines });
     return lines;
   } catch {
     return undefined;

@@ -1,4 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+/** CSPRNG bytes drawn 3 KiB at a time (a token takes 3): one system call per 1,024 tokens. */
+const pool = Buffer.alloc(3 * 1024);
+let offset = pool.length;
+
+function nextToken(): string {
+  if (offset + 3 > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const t = pool.toString('hex', offset, offset + 3);
+  offset += 3;
+  return t;
+}
 
 /**
  * A profiler token: 6 lowercase hex characters from the CSPRNG (Symfony 7.2's
@@ -8,7 +22,7 @@ import { randomBytes } from 'node:crypto';
  */
 export function generateToken(taken: (token: string) => boolean = () => false): string {
   for (let i = 0; i < 64; i++) {
-    const t = randomBytes(3).toString('hex');
+    const t = nextToken();
     if (!taken(t)) return t;
   }
   throw new Error('Could not find a free profiler token after 64 tries: the store is nearly full.');

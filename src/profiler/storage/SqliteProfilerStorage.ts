@@ -86,7 +86,10 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   /** When the age cap was last enforced (ms, the store's clock): at most once a second. */
   private lastExpire = Number.NEGATIVE_INFINITY;
   private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
-  private readonly writeAndEvict: (row: Record<string, unknown>) => void;
+  private readonly writeAndEvict: (rows: Array<Record<string, unknown>>) => void;
+  /** Rows written since the last flush, by token, with the promises their writers wait on. */
+  private pending = new Map<string, { row: Record<string, unknown>; settle: Array<[() => void, (e: unknown) => void]> }>();
+  private flushScheduled = false;
 
   /**
    * Opens (or creates) the database and its table.
@@ -124,10 +127,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       totals: this.db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(size_bytes), 0) AS bytes FROM ${TABLE}`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
     };
-    // The eviction queries (a sort or a window over the table) run only when a cap is exceeded;
-    // expired rows are deleted at most once a second (read, has and find hide them at once).
-    this.writeAndEvict = this.db.transaction((row: Record<string, unknown>) => {
-      this.statements.write.run(row);
+    // One transaction per batch of writes. The eviction queries (a sort or a window over the
+    // table) run only when a cap is exceeded; expired rows are deleted at most once a second
+    // (read, has and find hide them at once).
+    this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
+      for (const row of rows) this.statements.write.run(row);
       const now = this.retention.now();
       if (now - this.lastExpire >= 1000 || now < this.lastExpire) {
         this.statements.expire.run(ageCutoff(this.retention));
@@ -140,13 +144,19 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   }
 
   async read(token: string): Promise<Profile | null> {
+    if (this.pending.has(token)) this.flush();
     const row = this.statements.read.get(token, ageCutoff(this.retention));
     return row === undefined ? null : (JSON.parse(row.profile) as Profile);
   }
 
+  /**
+   * Queues the profile and resolves once it is committed: the writes of one turn of the event
+   * loop share one transaction (flushed by `setImmediate`), so a burst of requests pays for one
+   * commit and one eviction check, and each response still waits for its own profile.
+   */
   async write(profile: Profile): Promise<void> {
     const { json, bytes } = encodeProfile(profile, this.retention);
-    this.writeAndEvict({
+    const row = {
       token: profile.token,
       parent: profile.parent ?? null,
       ip: profile.ip,
@@ -157,7 +167,40 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       route: profile.route ?? null,
       bytes,
       json,
+    };
+    return new Promise<void>((resolve, reject) => {
+      const queued = this.pending.get(profile.token);
+      if (queued !== undefined) {
+        queued.row = row; // a second write of the same token replaces the first
+        queued.settle.push([resolve, reject]);
+      } else {
+        this.pending.set(profile.token, { row, settle: [[resolve, reject]] });
+      }
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
     });
+  }
+
+  /** Commits the queued writes in one transaction and settles their promises. */
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    let failure: unknown;
+    try {
+      this.writeAndEvict([...batch.values()].map((q) => q.row));
+    } catch (e) {
+      failure = e ?? new Error('profiler store write failed');
+    }
+    for (const q of batch.values()) {
+      for (const [resolve, reject] of q.settle) {
+        if (failure === undefined) resolve();
+        else reject(failure);
+      }
+    }
   }
 
   /**
@@ -166,6 +209,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
    * case-sensitive, as the other stores are.
    */
   async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+    this.flush();
     const limit = resultLimit(criteria);
     if (limit === 0) return [];
     const where = ['time >= ?'];
@@ -189,15 +233,18 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   }
 
   async has(token: string): Promise<boolean> {
+    if (this.pending.has(token)) return true;
     return this.statements.has.get(token, ageCutoff(this.retention)) !== undefined;
   }
 
   async purge(): Promise<void> {
+    this.flush();
     this.statements.purge.run();
   }
 
   /** Closes the database when the store opened it. */
   async close(): Promise<void> {
+    if (this.db.open) this.flush();
     if (this.ownsDatabase && this.db.open) this.db.close();
   }
 }

@@ -39,6 +39,41 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('commits the writes of one turn together: another store sees all of them once they resolve, none before', async () => {
+    const file = freshFile();
+    const a = new SqliteProfilerStorage({ sqlitePath: file, now });
+    const b = new SqliteProfilerStorage({ sqlitePath: file, now });
+    const tokens = Array.from({ length: 20 }, (_, i) => `${(0xa00000 + i).toString(16)}`);
+    const writes = tokens.map((t, i) => a.write(makeProfile(t, i)));
+    // queued, not yet committed: this store answers for them, the other file handle does not see them
+    expect(await a.has(tokens[0])).toBe(true);
+    expect(await b.has(tokens[0])).toBe(false);
+    await Promise.all(writes);
+    expect((await b.find({ limit: 50 })).map((s) => s.token)).toEqual([...tokens].reverse());
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('reads a profile whose write is still queued', async () => {
+    const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
+    const write = store.write(makeProfile('cccccc', 0, { route: 'home' }));
+    expect(await store.read('cccccc')).toStrictEqual(makeProfile('cccccc', 0, { route: 'home' }));
+    await write;
+    await store.close();
+  });
+
+  it('rejects every write of a batch whose commit fails, and keeps working afterwards', async () => {
+    const database = openSqlite(':memory:');
+    const store = new SqliteProfilerStorage({ database, now });
+    database.exec('CREATE TRIGGER refuse BEFORE INSERT ON profiler_profiles BEGIN SELECT RAISE(ABORT, \'disk says no\'); END;');
+    const results = await Promise.allSettled([store.write(makeProfile('dddddd', 0)), store.write(makeProfile('eeeeee', 1))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toContain('disk says no');
+    database.exec('DROP TRIGGER refuse');
+    await store.write(makeProfile('ffffff', 2));
+    expect((await store.find({})).map((s) => s.token)).toEqual(['ffffff']);
+    database.close();
+  });
+
   it('names the option when the file cannot be opened', () => {
     const blocker = path.join(dir, 'a-file');
     fs.writeFileSync(blocker, '');
