@@ -21,6 +21,8 @@ export interface SqliteProfilerStorageOptions extends ProfilerStorageOptions {
 }
 
 const TABLE = 'profiler_profiles';
+/** One row: the profile count and total size, kept by triggers so the caps cost no table scan. */
+const TOTALS = 'profiler_totals';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ${TABLE} (
@@ -37,7 +39,15 @@ CREATE TABLE IF NOT EXISTS ${TABLE} (
 );
 CREATE INDEX IF NOT EXISTS ${TABLE}_time ON ${TABLE} (time DESC, token DESC);
 CREATE INDEX IF NOT EXISTS ${TABLE}_status_time ON ${TABLE} (status_code, time DESC);
+CREATE TABLE IF NOT EXISTS ${TOTALS} (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_insert AFTER INSERT ON ${TABLE}
+  BEGIN UPDATE ${TOTALS} SET n = n + 1, bytes = bytes + NEW.size_bytes WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_delete AFTER DELETE ON ${TABLE}
+  BEGIN UPDATE ${TOTALS} SET n = n - 1, bytes = bytes - OLD.size_bytes WHERE id = 1; END;
 `;
+
+/** Recounts the totals (at open: files written before the totals table existed). */
+const RECOUNT = `INSERT OR REPLACE INTO ${TOTALS} (id, n, bytes) SELECT 1, COUNT(*), COALESCE(SUM(size_bytes), 0) FROM ${TABLE}`;
 
 const NEWEST_FIRST = 'ORDER BY time DESC, token DESC';
 
@@ -77,9 +87,9 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     read: Statement<[string, number], { profile: string }>;
     has: Statement<[string, number], { found: number }>;
     write: Statement<[Record<string, unknown>]>;
+    remove: Statement<[string]>;
     expire: Statement<[number]>;
-    keepNewest: Statement<[number]>;
-    keepBytes: Statement<[number]>;
+    oldest: Statement<[number], { token: string; size_bytes: number }>;
     totals: Statement<[], { n: number; bytes: number }>;
     purge: Statement<[]>;
   };
@@ -113,33 +123,47 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       this.file = file;
       this.ownsDatabase = true;
     }
-    this.db.exec(SCHEMA);
+    this.db.transaction(() => {
+      this.db.exec(SCHEMA);
+      this.db.exec(RECOUNT);
+    }).immediate();
     this.statements = {
       read: this.db.prepare(`SELECT profile FROM ${TABLE} WHERE token = ? AND time >= ?`),
       has: this.db.prepare(`SELECT 1 AS found FROM ${TABLE} WHERE token = ? AND time >= ?`),
-      write: this.db.prepare(`INSERT OR REPLACE INTO ${TABLE} (token, parent, ip, method, url, time, status_code, route, size_bytes, profile)
+      // a plain INSERT after a DELETE (not INSERT OR REPLACE, whose implicit delete fires no trigger)
+      write: this.db.prepare(`INSERT INTO ${TABLE} (token, parent, ip, method, url, time, status_code, route, size_bytes, profile)
         VALUES (@token, @parent, @ip, @method, @url, @time, @statusCode, @route, @bytes, @json)`),
+      remove: this.db.prepare(`DELETE FROM ${TABLE} WHERE token = ?`),
       expire: this.db.prepare(`DELETE FROM ${TABLE} WHERE time < ?`),
-      keepNewest: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN (SELECT token FROM ${TABLE} ${NEWEST_FIRST} LIMIT -1 OFFSET ?)`),
-      // The running total from the newest down: rows past the cap are the oldest to go.
-      keepBytes: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN (
-        SELECT token FROM (SELECT token, SUM(size_bytes) OVER (${NEWEST_FIRST} ROWS UNBOUNDED PRECEDING) AS kept FROM ${TABLE}) WHERE kept > ?)`),
-      totals: this.db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(size_bytes), 0) AS bytes FROM ${TABLE}`),
+      oldest: this.db.prepare(`SELECT token, size_bytes FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?`),
+      totals: this.db.prepare(`SELECT n, bytes FROM ${TOTALS} WHERE id = 1`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
     };
     // One transaction per batch of writes. The eviction queries (a sort or a window over the
     // table) run only when a cap is exceeded; expired rows are deleted at most once a second
     // (read, has and find hide them at once).
     this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
-      for (const row of rows) this.statements.write.run(row);
+      for (const row of rows) {
+        this.statements.remove.run(row.token as string);
+        this.statements.write.run(row);
+      }
       const now = this.retention.now();
       if (now - this.lastExpire >= 1000 || now < this.lastExpire) {
         this.statements.expire.run(ageCutoff(this.retention));
         this.lastExpire = now;
       }
-      const { n, bytes } = this.statements.totals.get() as { n: number; bytes: number };
-      if (n > this.retention.maxProfiles) this.statements.keepNewest.run(this.retention.maxProfiles);
-      if (bytes > this.retention.maxBytes) this.statements.keepBytes.run(this.retention.maxBytes);
+      let { n, bytes } = this.statements.totals.get() as { n: number; bytes: number };
+      // Oldest first (by the time index) until both caps hold: the newest profiles that fit stay.
+      while (n > this.retention.maxProfiles || bytes > this.retention.maxBytes) {
+        const victims = this.statements.oldest.all(Math.max(n - this.retention.maxProfiles, 16));
+        if (victims.length === 0) break;
+        for (const v of victims) {
+          if (n <= this.retention.maxProfiles && bytes <= this.retention.maxBytes) break;
+          this.statements.remove.run(v.token);
+          n -= 1;
+          bytes -= v.size_bytes;
+        }
+      }
     });
   }
 

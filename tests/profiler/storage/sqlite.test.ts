@@ -53,6 +53,20 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('enforces the caps on a file written before the totals table existed (recounted at open)', async () => {
+    const file = freshFile();
+    const old = new SqliteProfilerStorage({ sqlitePath: file, now });
+    for (const [i, t] of ['a00001', 'a00002', 'a00003'].entries()) await old.write(makeProfile(t, i));
+    await old.close();
+    const db = openSqlite(file);
+    db.exec('DROP TRIGGER profiler_profiles_count_insert; DROP TRIGGER profiler_profiles_count_delete; DROP TABLE profiler_totals;');
+    db.close();
+    const store = new SqliteProfilerStorage({ sqlitePath: file, now, maxProfiles: 3 });
+    await store.write(makeProfile('a00004', 3));
+    expect((await store.find({})).map((s) => s.token)).toEqual(['a00004', 'a00003', 'a00002']);
+    await store.close();
+  });
+
   it('reads a profile whose write is still queued', async () => {
     const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
     const write = store.write(makeProfile('cccccc', 0, { route: 'home' }));
