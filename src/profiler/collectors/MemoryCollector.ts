@@ -7,13 +7,17 @@ export interface MemoryData {
   heapUsed: number;
   /** V8 heap reserved (`total_heap_size`). */
   heapTotal: number;
-  /** The peak resident set size so far (`process.resourceUsage().maxRSS`, KiB × 1024): as Symfony shows peak usage. */
+  /**
+   * The peak resident set size so far (`process.resourceUsage().maxRSS`, KiB × 1024), as Symfony
+   * shows peak usage; read at most every 100 ms (a system call), so it may lag by that much.
+   */
   peakRss: number;
   /** Memory of C++ objects bound to JavaScript ones (`external_memory`). */
   external: number;
 }
 
 const MIB = 1024 * 1024;
+const RSS_INTERVAL_MS = 100;
 
 /**
  * Memory use (Symfony `MemoryDataCollector`, which shows `memory_get_peak_usage()`): V8 heap used
@@ -23,10 +27,17 @@ const MIB = 1024 * 1024;
 export class MemoryCollector implements DataCollector<MemoryData> {
   readonly name = 'memory';
   readonly label = 'Memory';
+  private peakRss = 0;
+  private rssReadAt = Number.NEGATIVE_INFINITY;
 
   collect(): MemoryData {
     const h = getHeapStatistics();
-    return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, peakRss: process.resourceUsage().maxRSS * 1024, external: h.external_memory };
+    const now = Date.now();
+    if (now - this.rssReadAt >= RSS_INTERVAL_MS || now < this.rssReadAt) {
+      this.peakRss = process.resourceUsage().maxRSS * 1024;
+      this.rssReadAt = now;
+    }
+    return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, peakRss: this.peakRss, external: h.external_memory };
   }
 
   /** Heap used in MiB, e.g. `12.3 MiB`. */
