@@ -15,13 +15,15 @@ import type { Request } from 'express';
 export const SESSION_STATE: unique symbol = Symbol('express-kernel.session');
 /** Whether the session layer left the request's session unstarted (no session cookie). */
 export const SESSION_PENDING: unique symbol = Symbol('express-kernel.sessionPending');
+/** The firewall's entry point for the request (who answers an anonymous denial). */
+export const ENTRY_POINT: unique symbol = Symbol('express-kernel.entryPoint');
 /** The locale layer's context, read by `routeLocale`. */
 export const LOCALE_CONTEXT: unique symbol = Symbol('express-kernel.locale');
 
 /** The request properties kept in `req.kernel` inside a kernel. */
 export const REQUEST_SLOTS = [
   'cors', 'security', 'user', 'locale', 'localeInfo', 'timeZone', 'timeZoneInfo',
-  'sessionUnavailable', 'storedObject', 'denormalized', SESSION_STATE, SESSION_PENDING, LOCALE_CONTEXT,
+  'sessionUnavailable', 'storedObject', 'denormalized', SESSION_STATE, SESSION_PENDING, ENTRY_POINT, LOCALE_CONTEXT,
 ] as const;
 
 /** A name of {@link REQUEST_SLOTS}. */
@@ -41,6 +43,7 @@ export class RequestSlots {
   denormalized: unknown = undefined;
   [SESSION_STATE]: unknown = undefined;
   [SESSION_PENDING]: unknown = undefined;
+  [ENTRY_POINT]: unknown = undefined;
   [LOCALE_CONTEXT]: unknown = undefined;
 }
 

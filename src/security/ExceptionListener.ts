@@ -3,6 +3,7 @@ import { formatMessage } from '../errors/codes';
 import { AccessDeniedHttpError, HttpError, TooManyRequestsHttpError } from '../http/errors';
 import type { AuthenticationError } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator } from './Authenticator';
+import { ENTRY_POINT } from '../kernel/requestSlots';
 
 /**
  * Turns security failures into responses, as Symfony's `Firewall\ExceptionListener` does:
@@ -15,16 +16,16 @@ import type { AuthenticationEntryPoint, Authenticator } from './Authenticator';
  * HTTP errors go to `next(err)`, so the kernel renders them (HTML or problem+json).
  */
 
-const entryPoints = new WeakMap<Request, AuthenticationEntryPoint>();
+type WithEntryPoint = Request & { [ENTRY_POINT]?: AuthenticationEntryPoint };
 
 /** Remembers the entry point of the firewall that handles `req`, for later checks (per-route `security`). */
 export function rememberEntryPoint(req: Request, entryPoint: AuthenticationEntryPoint | undefined): void {
-  if (entryPoint !== undefined) entryPoints.set(req, entryPoint);
+  if (entryPoint !== undefined) (req as WithEntryPoint)[ENTRY_POINT] = entryPoint;
 }
 
 /** Asks the client to authenticate: the entry point's response, else a 401 error. */
 export function startAuthentication(req: Request, res: Response, next: NextFunction, error?: AuthenticationError): void {
-  const entryPoint = entryPoints.get(req);
+  const entryPoint = (req as WithEntryPoint)[ENTRY_POINT];
   if (entryPoint !== undefined) return entryPoint.start(req, res, error);
   next(new HttpError(401, 'ERR_HTTP_UNAUTHORIZED', 'Full authentication is required to access this resource.', error === undefined ? {} : { cause: error }));
 }
