@@ -27,6 +27,9 @@ function asActualRequest(req: Request): Request {
   return Object.create(req, { method: { value: 'GET' } }) as Request;
 }
 
+/** The decision for a request without `Origin` on a path no rule covers. */
+const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, preflight: false, rule: null });
+
 /**
  * The CORS layer (NelmioCorsBundle's `CorsListener`), built on the `cors` package with settings
  * per path prefix:
@@ -44,9 +47,6 @@ function asActualRequest(req: Request): Request {
  * @returns the layer, for `createKernel({ layers: { cors: … } })`
  * @throws KernelConfigError for a bad option, at construction
  */
-/** The decision for a request without `Origin` on a path no rule covers. */
-const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, preflight: false, rule: null });
-
 export function corsLayer(options: CorsOptions): RequestHandler {
   const { rules } = resolveCorsOptions(options);
   const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler; noOrigin: CorsDecision } => ({ rule, noOrigin: Object.freeze({ origin: null, allowed: false, preflight: false, rule: rule.path }), handler: cors({
@@ -63,7 +63,6 @@ export function corsLayer(options: CorsOptions): RequestHandler {
   return function corsHandler(req: Request, res: Response, next: NextFunction) {
     const header = req.headers.origin;
     const origin = typeof header === 'string' && header !== '' ? header : null;
-    const preflight = req.method === 'OPTIONS' && origin !== null && req.headers['access-control-request-method'] !== undefined;
     const pathInfo = req.kernel?.uri?.pathInfo ?? req.path;
     const entry = compiled.find((c) => c.rule.pathPattern.test(pathInfo));
     if (origin === null) {
@@ -71,9 +70,10 @@ export function corsLayer(options: CorsOptions): RequestHandler {
       req.cors = entry?.noOrigin ?? NOT_CORS;
       return next();
     }
-    const allowed = entry !== undefined && origin !== null && isOriginAllowed(origin, entry.rule.origins);
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    const allowed = entry !== undefined && isOriginAllowed(origin, entry.rule.origins);
     req.cors = Object.freeze({ origin, allowed, preflight, rule: entry?.rule.path ?? null });
-    if (entry === undefined || origin === null) return next();
+    if (entry === undefined) return next();
     res.vary('Origin');
     if (allowed) return entry.handler(req.method === 'OPTIONS' && !preflight ? asActualRequest(req) : req, res, next);
     // A disallowed origin gets no CORS header; its preflight goes on like any OPTIONS request

@@ -14,7 +14,8 @@ export interface SessionHandle {
   describe(req: Request): SessionInfo;
 }
 
-type SessionRequest = Request & {
+/** A request as the session layer and its accessors see it. */
+export type SessionRequest = Request & {
   [SESSION_STATE]?: SessionHandle;
   [SESSION_PENDING]?: boolean;
   session?: Session & Partial<SessionData>;

@@ -5,9 +5,7 @@ import { KernelConfigError } from '../kernel/options';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
 import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
-import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle } from './previousSession';
-
-type SessionRequest = Request & { [SESSION_STATE]?: SessionHandle; [SESSION_PENDING]?: boolean };
+import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle, type SessionRequest } from './previousSession';
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
 
@@ -71,8 +69,8 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
  *   instances share sessions), MemoryStore only in the `test` environment;
  * - the cookie (`EKSESSID`) is HttpOnly, SameSite=Lax, and Secure when the request is HTTPS as
  *   the kernel sees it (`req.kernel.uri.scheme`, which honours `X-Forwarded-Proto` from trusted
- *   proxies only): the layer sets `req.secure` from it, so express-session's `secure: 'auto'`
- *   agrees with the kernel;
+ *   proxies only): inside a kernel `req.secure` follows that scheme (the kernel's request
+ *   prototype), so express-session's `secure: 'auto'` agrees with the kernel;
  * - a request that never writes to the session gets no cookie and no stored session
  *   (`saveUninitialized: false`, `resave: false`, `rolling: false`); a request without a session
  *   cookie does not even get a session object until something reads `req.session` (Symfony's

@@ -146,9 +146,9 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       totals: this.db.prepare(`SELECT n, bytes FROM ${TOTALS} WHERE id = 1`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
     };
-    // One transaction per batch of writes. The eviction queries (a sort or a window over the
-    // table) run only when a cap is exceeded; expired rows are deleted at most once a second
-    // (read, has and find hide them at once).
+    // One transaction per batch of writes. The caps are read from the totals row; eviction walks
+    // the time index from the oldest row only when a cap is exceeded; expired rows are deleted at
+    // most once a second (read, has and find hide them at once).
     this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
       for (const row of rows) {
         this.statements.remove.run(row.token as string);
