@@ -19,7 +19,7 @@ export { LAYER_ORDER } from './kernel/layers';
 export type { KernelRequestState } from './kernel/state';
 export { Profiler } from './profiler/Profiler';
 export type { ProfilerOptions } from './profiler/Profiler';
-export type { Profile, ProfileSummary, ProfileCriteria } from './profiler/Profile';
+export type { Profile, ProfileException, ProfileSummary, ProfileCriteria } from './profiler/Profile';
 export type { ProfilerStorage } from './profiler/storage/ProfilerStorage';
 export { MemoryProfilerStorage } from './profiler/storage/MemoryProfilerStorage';
 export { SqliteProfilerStorage } from './profiler/storage/SqliteProfilerStorage';

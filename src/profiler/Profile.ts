@@ -20,11 +20,17 @@ export interface Profile {
   statusCode: number;
   /** Matched route name, when one matched (a redirect records the target route). */
   route?: string;
-  /** The exception and its cause chain, outermost first, when one was thrown. */
-  exception?: ExceptionData[];
+  /**
+   * The exception and its cause chain, outermost first, when one was thrown: class, message,
+   * status and throwing file and line; the parsed stacks are the exception collector's.
+   */
+  exception?: ProfileException[];
   /** Data collectors' data, by collector name. */
   collectors: Record<string, unknown>;
 }
+
+/** One error of a profile's cause chain, without its stack (the exception collector keeps the frames). */
+export type ProfileException = Omit<ExceptionData, 'stack'>;
 
 /** The summary a search returns (Symfony's `index.csv` columns). */
 export type ProfileSummary = Pick<Profile, 'token' | 'parent' | 'ip' | 'method' | 'url' | 'time' | 'statusCode' | 'route'>;

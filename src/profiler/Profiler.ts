@@ -98,17 +98,12 @@ export class Profiler {
   middleware(): RequestHandler {
     const profilerPrefix = this.path + '/';
     const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
-    return async function profilerStart(req: Request, res: Response, next) {
+    return function profilerStart(req: Request, res: Response, next) {
       const pathInfo = req.kernel.uri?.pathInfo ?? '/';
       if (pathInfo.startsWith(profilerPrefix) || pathInfo.startsWith('/_wdt/')) return next();
-      let token: string;
-      try {
-        token = generateToken();
-        if (await self.storage.has(token)) token = generateToken();
-      } catch (e) {
-        self.logger?.warn({ err: e }, 'profiler storage failed; request not profiled');
-        return next();
-      }
+      // As Symfony's Profiler does, the token is not checked against the store: 24 random bits,
+      // so with N profiles kept a new one replaces an older one with probability N / 2^24.
+      const token = generateToken();
       req.kernel.token = token;
       res.setHeader('X-Debug-Token', token);
       const uri = req.kernel.uri;
@@ -183,7 +178,7 @@ export class Profiler {
       time: Date.now() - Math.round(performance.now() - req.kernel.startedAt),
       statusCode: res.statusCode,
       route: req.kernel.route,
-      exception: error === undefined ? undefined : exceptionChain(error).map((e) => ({ ...e, message: redactText(e.message), stack: redactText(e.stack) })),
+      exception: error === undefined ? undefined : exceptionChain(error).map(({ stack: _stack, ...e }) => ({ ...e, message: redactText(e.message) })),
       collectors,
     };
   }

@@ -10,6 +10,7 @@ import type { Profiler } from './Profiler';
 import { addProfilerApiRoutes } from './ProfilerApi';
 import type { CollectorSummary, DataCollector } from './collectors/DataCollector';
 import { labelOf } from './collectors/DataCollector';
+import { withExcerptsData } from './collectors/ExceptionCollector';
 import { LOG_LEVELS, LoggerData, recordsFrom } from './collectors/LoggerCollector';
 import type { RouterData } from './collectors/RouterCollector';
 import { TimeData, waterfall } from './collectors/TimeCollector';
@@ -76,7 +77,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   profiler.restrictToolbarTo(allowed);
 
   const panelContext = (req: Request, profile: Profile, collector: DataCollector): Record<string, unknown> => {
-    const data = profile.collectors[collector.name];
+    const stored = profile.collectors[collector.name];
+    // the exception panel reads its source excerpts now, as Symfony's does (profiles hold none)
+    const data = collector.name === 'exception' ? withExcerptsData(stored) : stored;
     const context: Record<string, unknown> = { p: profile, data, collector: { name: collector.name, label: labelOf(collector) }, base: baseOf(req), query: req.query };
     if (collector.name === 'router') context.traces = tracesOf(options.routes, profile);
     if (collector.name === 'time') context.bars = waterfall(data as TimeData | undefined);

@@ -40,7 +40,9 @@ export function isSecretName(name: string): boolean {
 
 /** Whether a value looks like a secret whatever its name (a JWT, `Bearer …`, `redis://u:pw@host`). */
 export function isSecretValue(value: unknown): boolean {
-  return typeof value === 'string' && SECRET_VALUE.some((re) => re.test(value.trim()));
+  if (typeof value !== 'string') return false;
+  const trimmed = value.trim();
+  return SECRET_VALUE.some((re) => re.test(trimmed));
 }
 
 /**
@@ -113,11 +115,35 @@ export function redactSetCookie(value: string): string {
 }
 
 /**
+ * Header name and value pairs that {@link redactHeader} returns unchanged, seen recently: most
+ * headers repeat from request to request (`Host`, `Accept`, `User-Agent`, the security headers of
+ * every response), and only pairs that hold no secret are kept, so the set never holds one.
+ * Bounded: cleared when full.
+ */
+const CLEAN_HEADERS = new Set<string>();
+const CLEAN_HEADERS_MAX = 1024;
+const CLEAN_VALUE_MAX_LENGTH = 512;
+
+/**
  * One header value as a profile shows it: credentials, cookies and secret-looking headers
  * redacted whole; secret-looking `name=value` pairs (URL queries) redacted in the others.
+ * @param name - the header name, any case
+ * @param value - one value
+ * @returns the value as stored, e.g. `******` for `Authorization`
  */
 export function redactHeader(name: string, value: string): string {
-  const lower = name.toLowerCase();
+  // a header name is an RFC 9110 token: it has no NUL, so the key is unambiguous
+  const key = `${name}\0${value}`;
+  if (CLEAN_HEADERS.has(key)) return value;
+  const shown = redactHeaderValue(name.toLowerCase(), value);
+  if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) {
+    if (CLEAN_HEADERS.size >= CLEAN_HEADERS_MAX) CLEAN_HEADERS.clear();
+    CLEAN_HEADERS.add(key);
+  }
+  return shown;
+}
+
+function redactHeaderValue(lower: string, value: string): string {
   if (PROFILER_HEADERS.has(lower)) return value;
   if (lower === 'set-cookie') return redactSetCookie(value);
   if (REDACTED_HEADERS.has(lower) || isSecretName(lower) || isSecretValue(value)) return REDACTED;
@@ -131,14 +157,19 @@ export function redactHeader(name: string, value: string): string {
   return redactText(value);
 }
 
-/** A header map as a profile shows it (see {@link redactHeader}); lists are joined with `, `, `Set-Cookie` with newlines. */
+/**
+ * A header map as a profile shows it (see {@link redactHeader}); lists are joined with `, `,
+ * `Set-Cookie` with newlines.
+ * @param headers - `req.headers` or `res.getHeaders()`
+ * @returns a new map, the same names, every value a string
+ */
 export function redactHeaders(headers: Record<string, string | string[] | number | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
+  for (const k of Object.keys(headers)) {
+    const v = headers[k];
     if (v === undefined) continue;
-    const values = Array.isArray(v) ? v : [String(v)];
-    const shown = values.map((x) => redactHeader(k, x));
-    out[k] = shown.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ');
+    if (Array.isArray(v)) out[k] = v.map((x) => redactHeader(k, x)).join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ');
+    else out[k] = redactHeader(k, typeof v === 'string' ? v : String(v));
   }
   return out;
 }

@@ -20,7 +20,10 @@ export interface StackFrame {
   column?: number;
   /** Node's own code (`node:internal/…`) or a dependency (`node_modules`). */
   vendor: boolean;
-  /** The frame's line ±3, when the file exists and is a source file. */
+  /**
+   * The frame's line ±3, when the file exists and is a source file. Stored profiles hold none:
+   * {@link withExcerpts} adds them when the exception panel is rendered.
+   */
   excerpt?: SourceExcerpt;
 }
 
@@ -28,6 +31,10 @@ export interface StackFrame {
 export interface StackOptions {
   /** How many frames to keep. @default 50 */
   maxFrames?: number;
+}
+
+/** Options of {@link withExcerpts}. */
+export interface ExcerptOptions {
   /** How many frames (application frames first) get a source excerpt. @default 10 */
   maxExcerpts?: number;
   /** Lines of context each side of the frame's line. @default 3 */
@@ -87,13 +94,14 @@ function fileOf(location: string): string {
 
 /**
  * Parses the frames of an error's stack. Only the part after the message is read, so a message
- * that contains `\n    at x (/etc/passwd:1:1)` adds no frame. Source excerpts are read from
- * the files the frames name, application frames first; nothing else is ever read.
+ * that contains `\n    at x (/etc/passwd:1:1)` adds no frame. No file is read: see
+ * {@link withExcerpts}.
  * @param stack - `error.stack`
  * @param message - `error.message`, skipped at the start of the stack
+ * @returns the frames, outermost call last, at most `maxFrames`
  */
 export function parseStack(stack: string, message: string, options: StackOptions = {}): StackFrame[] {
-  const { maxFrames = 50, maxExcerpts = 10, context = 3 } = options;
+  const { maxFrames = 50 } = options;
   const at = message === '' ? -1 : stack.indexOf(message);
   const body = at < 0 ? stack.slice(stack.indexOf('\n') + 1 || stack.length) : stack.slice(at + message.length);
   const frames: StackFrame[] = [];
@@ -107,13 +115,27 @@ export function parseStack(stack: string, message: string, options: StackOptions
     const vendor = file.startsWith('node:') || file.includes(`${path.sep}node_modules${path.sep}`) || !path.isAbsolute(file);
     frames.push({ text, function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });
   }
-  const order = [...frames.filter((f) => !f.vendor), ...frames.filter((f) => f.vendor)];
+  return frames;
+}
+
+/**
+ * Copies of the frames with source excerpts read from the files they name, application frames
+ * first, as Symfony's exception panel reads them when it is rendered (the `file_excerpt` Twig
+ * filter of `CodeExtension`): profiles stay small, and a file edited since shows its current
+ * lines. Only absolute paths of `.js`/`.ts`-like files under 2 MiB are read; nothing else.
+ * @param frames - frames from {@link parseStack} (or a stored profile); malformed entries are kept as they are
+ * @returns new frame objects; the given ones are not changed
+ */
+export function withExcerpts(frames: readonly StackFrame[], options: ExcerptOptions = {}): StackFrame[] {
+  const { maxExcerpts = 10, context = 3 } = options;
+  const copies = frames.map((f) => ({ ...f }));
+  const order = [...copies.filter((f) => !f.vendor), ...copies.filter((f) => f.vendor)];
   let excerpts = 0;
   for (const f of order) {
     if (excerpts >= maxExcerpts) break;
-    if (f.file === undefined || f.line === undefined) continue;
-    f.excerpt = sourceExcerpt(f.file, f.line, context);
+    if (typeof f.file !== 'string' || !Number.isInteger(f.line)) continue;
+    f.excerpt = sourceExcerpt(f.file, f.line as number, context);
     if (f.excerpt !== undefined) excerpts++;
   }
-  return frames;
+  return copies;
 }

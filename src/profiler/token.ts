@@ -4,7 +4,12 @@ import { randomFillSync } from 'node:crypto';
 const pool = Buffer.alloc(3 * 1024);
 let offset = pool.length;
 
-function nextToken(): string {
+/**
+ * A profiler token: 6 lowercase hex characters from the CSPRNG (Symfony 7.2's
+ * `bin2hex(random_bytes(3))`). Like Symfony's, it is not checked against the store.
+ * @returns the token
+ */
+export function generateToken(): string {
   if (offset + 3 > pool.length) {
     randomFillSync(pool);
     offset = 0;
@@ -12,20 +17,6 @@ function nextToken(): string {
   const t = pool.toString('hex', offset, offset + 3);
   offset += 3;
   return t;
-}
-
-/**
- * A profiler token: 6 lowercase hex characters from the CSPRNG (Symfony 7.2's
- * `bin2hex(random_bytes(3))`), retried until `taken` says it is free.
- * @param taken - tells whether a token is already used
- * @returns the token
- */
-export function generateToken(taken: (token: string) => boolean = () => false): string {
-  for (let i = 0; i < 64; i++) {
-    const t = nextToken();
-    if (!taken(t)) return t;
-  }
-  throw new Error('Could not find a free profiler token after 64 tries: the store is nearly full.');
 }
 
 /** True for a well-formed token. */

@@ -79,6 +79,16 @@ describe('exception panel', () => {
     expect(html).toMatch(/<li class="selected"><code>.*throw new Error\(&#39;Kaboom&#39;\);.*<\/code><\/li>/);
   });
 
+  test('the stored profile keeps frames without source: the panel reads the excerpt when it is shown', async () => {
+    const profile = await kernel.profiler?.storage.read(tokens[500]);
+    const data = profile?.collectors.exception as { exceptions: Array<{ frames: Array<{ file?: string; line?: number; excerpt?: unknown }> }> };
+    const frames = data.exceptions[0].frames;
+    expect(frames.some((f) => f.file !== undefined && f.line !== undefined)).toBe(true);
+    expect(frames.filter((f) => f.excerpt !== undefined)).toEqual([]);
+    expect(profile?.exception?.[0]).not.toHaveProperty('stack');
+    expect(profile?.exception?.[0].message).toBe('Kaboom');
+  });
+
   test('a 200 says no exception was thrown', async () => {
     const html = (await request(kernel).get(`/_profiler/${tokens[200]}?panel=exception`)).text;
     expect(html).toContain('No exception was thrown and caught during the request.');

@@ -1,6 +1,6 @@
 import { exceptionChain } from '../../http/ErrorRenderer';
 import { redactText } from '../redaction';
-import { parseStack, StackFrame } from '../stackFrames';
+import { parseStack, StackFrame, withExcerpts } from '../stackFrames';
 import type { CollectorSummary, DataCollector } from './DataCollector';
 
 /** One error of the cause chain, with its parsed stack. */
@@ -18,10 +18,11 @@ export interface ExceptionCollectorData {
 }
 
 /**
- * The error the request ended with, its `cause` chain, and each stack with source excerpts
- * (Symfony `ExceptionDataCollector` + `FlattenException`). Excerpts are read from the frames'
- * files when the error is collected; the profiler has no route that opens files. Secret-looking
- * `name=value` pairs in messages (a Referer's `?token=…`) are redacted.
+ * The error the request ended with, its `cause` chain, and each parsed stack (Symfony
+ * `ExceptionDataCollector` + `FlattenException`). Frames are stored with file and line only; the
+ * panel reads source excerpts when it is rendered ({@link withExcerptsData}), as Symfony's does.
+ * The profiler has no route that opens files. Secret-looking `name=value` pairs in messages (a
+ * Referer's `?token=…`) are redacted.
  */
 export class ExceptionCollector implements DataCollector<ExceptionCollectorData> {
   readonly name = 'exception';
@@ -45,4 +46,19 @@ export class ExceptionCollector implements DataCollector<ExceptionCollectorData>
     if (top === undefined) return { text: 'none', status: 'disabled' };
     return { text: top.class, status: 'error', count: 1 };
   }
+}
+
+/**
+ * The panel's view of stored exception data: every chain entry's frames with source excerpts
+ * ({@link withExcerpts}). Data that is not an exception collector's (a foreign store, an older
+ * profile) comes back as it is.
+ * @param data - `profile.collectors.exception`
+ */
+export function withExcerptsData(data: unknown): unknown {
+  const exceptions = (data as Partial<ExceptionCollectorData> | null | undefined)?.exceptions;
+  if (!Array.isArray(exceptions)) return data;
+  return {
+    ...(data as object),
+    exceptions: exceptions.map((e: ExceptionEntry) => (Array.isArray(e?.frames) ? { ...e, frames: withExcerpts(e.frames) } : e)),
+  };
 }

@@ -38,12 +38,16 @@ CREATE TABLE IF NOT EXISTS ${TABLE} (
   profile TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${TABLE}_time ON ${TABLE} (time DESC, token DESC);
-CREATE INDEX IF NOT EXISTS ${TABLE}_status_time ON ${TABLE} (status_code, time DESC);
+-- find's other filters (status code, method…) are checked along the time index, newest first:
+-- a status index cost every write more than it saved the search page
+DROP INDEX IF EXISTS ${TABLE}_status_time;
 CREATE TABLE IF NOT EXISTS ${TOTALS} (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_insert AFTER INSERT ON ${TABLE}
   BEGIN UPDATE ${TOTALS} SET n = n + 1, bytes = bytes + NEW.size_bytes WHERE id = 1; END;
 CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_delete AFTER DELETE ON ${TABLE}
   BEGIN UPDATE ${TOTALS} SET n = n - 1, bytes = bytes - OLD.size_bytes WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_update AFTER UPDATE OF size_bytes ON ${TABLE}
+  BEGIN UPDATE ${TOTALS} SET bytes = bytes - OLD.size_bytes + NEW.size_bytes WHERE id = 1; END;
 `;
 
 /** Recounts the totals (at open: files written before the totals table existed). */
@@ -127,6 +131,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
         throw new KernelConfigError(`${OPTION_PREFIX}sqlitePath`, `expected a file path, e.g. "${DEFAULT_SQLITE_PATH}" (got ${JSON.stringify(file)}).`);
       }
       this.db = openSqlite(file, `${OPTION_PREFIX}sqlitePath`);
+      // Profiles are debug data: like Symfony's file storage, which never fsyncs, this connection
+      // does not wait for the disk at WAL checkpoints either. A crash of the process loses
+      // nothing committed; a power loss may lose recent profiles (delete the file if it will
+      // not open afterwards). A database given in `database` keeps its owner's setting.
+      this.db.pragma('synchronous = OFF');
       this.file = file;
       this.ownsDatabase = true;
     }
@@ -137,9 +146,12 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     this.statements = {
       read: this.db.prepare(`SELECT profile FROM ${TABLE} WHERE token = ? AND time >= ?`),
       has: this.db.prepare(`SELECT 1 AS found FROM ${TABLE} WHERE token = ? AND time >= ?`),
-      // a plain INSERT after a DELETE (not INSERT OR REPLACE, whose implicit delete fires no trigger)
+      // an upsert (not INSERT OR REPLACE, whose implicit delete fires no trigger): a token written
+      // again replaces its row in place, and the update trigger keeps the byte total
       write: this.db.prepare(`INSERT INTO ${TABLE} (token, parent, ip, method, url, time, status_code, route, size_bytes, profile)
-        VALUES (@token, @parent, @ip, @method, @url, @time, @statusCode, @route, @bytes, @json)`),
+        VALUES (@token, @parent, @ip, @method, @url, @time, @statusCode, @route, @bytes, @json)
+        ON CONFLICT (token) DO UPDATE SET parent = excluded.parent, ip = excluded.ip, method = excluded.method, url = excluded.url,
+          time = excluded.time, status_code = excluded.status_code, route = excluded.route, size_bytes = excluded.size_bytes, profile = excluded.profile`),
       remove: this.db.prepare(`DELETE FROM ${TABLE} WHERE token = ?`),
       expire: this.db.prepare(`DELETE FROM ${TABLE} WHERE time < ?`),
       oldest: this.db.prepare(`SELECT token, size_bytes FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?`),
@@ -150,10 +162,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     // the time index from the oldest row only when a cap is exceeded; expired rows are deleted at
     // most once a second (read, has and find hide them at once).
     this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
-      for (const row of rows) {
-        this.statements.remove.run(row.token as string);
-        this.statements.write.run(row);
-      }
+      for (const row of rows) this.statements.write.run(row);
       const now = this.retention.now();
       if (now - this.lastExpire >= 1000 || now < this.lastExpire) {
         this.statements.expire.run(ageCutoff(this.retention));

@@ -55,7 +55,7 @@ export function describeProfilerStorage(name: string, factory: StorageFactory): 
         const store = await open();
         const profile = makeProfile('a1b2c3', 0, {
           parent: 'ffffff', route: 'book_show', statusCode: 500,
-          exception: [{ class: 'Error', message: 'Kaboom', status: 500, stack: 'Error: Kaboom\n    at x' }],
+          exception: [{ class: 'Error', message: 'Kaboom', status: 500, file: '/app/x.js', line: 3 }],
           collectors: { request: { query: { q: ['1', '2'] } }, memory: { peak: 1234 }, empty: {} },
         });
         await store.write(profile);
