@@ -66,6 +66,22 @@ export function installRequestSlots(proto: object): void {
       return uri !== undefined ? uri.scheme === 'https' : Reflect.get(Object.getPrototypeOf(proto) as object, 'secure', this) as boolean; // Express's own (a parent app's when mounted)
     },
   });
+  // req.log is made on first use: most requests never log, and a pino child costs an object graph
+  Object.defineProperty(proto, 'log', {
+    configurable: true,
+    enumerable: false,
+    get(this: Request) {
+      const state = this.kernel as Request['kernel'] | undefined;
+      if (state === undefined) return undefined;
+      if (state.log === undefined && state.makeLog !== undefined) state.log = state.makeLog(this);
+      return state.log;
+    },
+    set(this: Request, value: Request['log']) {
+      const state = this.kernel as Request['kernel'] | undefined;
+      if (state !== undefined) state.log = value;
+      else Object.defineProperty(this, 'log', { value, writable: true, enumerable: true, configurable: true });
+    },
+  });
   for (const key of REQUEST_SLOTS) {
     Object.defineProperty(proto, key, {
       configurable: true,

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { RequestUri } from '../http/RequestUri';
 import { RequestSlots } from './requestSlots';
 
@@ -23,6 +24,12 @@ export class KernelRequestState extends RequestSlots {
   error?: unknown = undefined;
   /** The profiler token, when the request is profiled. */
   token?: string = undefined;
+  /** `req.log` once made or assigned. */
+  log?: Logger = undefined;
+  /** The records of the profiler's `req.log`, once it was made: the Logs panel's. */
+  logBuffer?: import('../profiler/requestLogger').LogBuffer = undefined;
+  /** Makes `req.log` on first use (the profiler's, on profiled requests). */
+  makeLog?: (req: import('express').Request) => Logger = undefined;
   /** Timeline marks: layer name, start and end in ms relative to `startedAt`. */
   timeline: Array<{ name: string; start: number; end?: number }> = [];
 

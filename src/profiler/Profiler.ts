@@ -49,7 +49,6 @@ export class Profiler {
   private readonly toolbar: boolean;
   private readonly logLevel: string;
   private readonly templates = new Map<string, PanelTemplate>();
-  private readonly logBuffers = new WeakMap<Request, LogBuffer>();
   private toolbarClients: TrustFunction = () => true;
 
   /** @throws KernelConfigError for a collector without a valid name, a name used twice, or a missing template */
@@ -59,7 +58,7 @@ export class Profiler {
     this.path = options.path ?? '/_profiler';
     this.toolbar = options.toolbar ?? true;
     this.logLevel = options.logLevel ?? 'debug';
-    this.collectors = [...builtInCollectors((req) => this.logBuffers.get(req)), ...(options.collectors ?? [])];
+    this.collectors = [...builtInCollectors((req) => req.kernel.logBuffer), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
       if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
         throw new KernelConfigError('profiler.collectors', `a collector's name must be letters, digits, "_" or "-", starting with a letter (got ${JSON.stringify(c.name)}).`);
@@ -108,13 +107,20 @@ export class Profiler {
       res.setHeader('X-Debug-Token', token);
       const uri = req.kernel.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
-      const buffer = new LogBuffer();
-      self.logBuffers.set(req, buffer);
-      req.log = createRequestLogger(self.logger ?? NULL_LOGGER, token, buffer, self.logLevel);
+      req.kernel.makeLog = self.makeLog;
+      // a logger set before the kernel (pino-http in a parent app) is replaced at once, as before
+      if (Object.prototype.hasOwnProperty.call(req, 'log')) req.log = self.makeLog(req);
       self.hookEnd(req, res);
       next();
     };
   }
+
+  /** Makes a profiled request's `req.log` (on first use) and the buffer the Logs panel reads. */
+  private readonly makeLog = (req: Request): Logger => {
+    const buffer = new LogBuffer();
+    req.kernel.logBuffer = buffer;
+    return createRequestLogger(this.logger ?? NULL_LOGGER, req.kernel.token ?? '', buffer, this.logLevel);
+  };
 
   /**
    * Wraps `res.end`: injects the toolbar loader into an HTML page, collects the profile, stores

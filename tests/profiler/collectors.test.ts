@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Request } from 'express';
+import express from 'express';
+import pino from 'pino';
 import request from 'supertest';
 import { KernelConfigError } from '../../src/kernel/options';
 import type { CollectorSummary, DataCollector } from '../../src/profiler/collectors/DataCollector';
@@ -102,6 +104,38 @@ describe('a failing store', () => {
       expect(res.text).toContain('<h1>home</h1>');
     }
     expect(calls).toEqual(['write', 'write', 'write']);
+    await k.close();
+  });
+});
+
+describe('req.log', () => {
+  const logsOf = async (k: ReturnType<typeof bareKernel>, token: string): Promise<string[]> => {
+    const profile = await k.profiler?.storage.read(token);
+    return ((profile?.collectors.logger as { records: Array<{ msg: string }> } | undefined)?.records ?? []).map((r) => r.msg);
+  };
+
+  test('a logger a parent app set before the kernel is replaced on profiled requests: the Logs panel gets the records', async () => {
+    const k = bareKernel();
+    const parent = express();
+    const outside: string[] = [];
+    parent.use((req, _res, next) => {
+      req.log = pino({ level: 'debug' }, { write: (line: string) => { outside.push((JSON.parse(line) as { msg: string }).msg); } });
+      next();
+    });
+    parent.use(k);
+    const res = await request(parent).get('/t/logs');
+    expect(res.status).toBe(200);
+    expect(await logsOf(k, tokenOf(res))).toEqual(['debug detail', 'loaded book', 'slow query', 'db failed']);
+    expect(outside).toEqual([]);
+    await k.close();
+  });
+
+  test('a request that never logs has an empty Logs panel, the next one that does lists its records', async () => {
+    const k = bareKernel();
+    const quiet = await request(k).get('/api');
+    expect(await logsOf(k, tokenOf(quiet))).toEqual([]);
+    const noisy = await request(k).get('/t/logs');
+    expect(await logsOf(k, tokenOf(noisy))).toHaveLength(4);
     await k.close();
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'express';
 import { TEMPLATES_DIR } from '../../http/templates';
+import { constantData } from '../profileJson';
 import { redact } from '../redaction';
 import type { CollectorSummary, DataCollector } from './DataCollector';
 
@@ -59,21 +60,27 @@ export class ConfigCollector implements DataCollector<ConfigData> {
   readonly name = 'config';
   readonly label = 'Configuration';
   private readonly versions = { node: process.version, express: expressVersion(), expressKernel: versionOf(path.join(TEMPLATES_DIR, '..', 'package.json')) };
-  private readonly described = new WeakMap<object, Omit<ConfigData, 'versions'>>();
+  private readonly described = new WeakMap<object, ConfigData>();
+  private unknownKernel?: ConfigData;
 
+  /** @returns the same deep-frozen object for every request of a kernel (see `constantData`) */
   collect(req: Request): ConfigData {
     const options = (req.app as unknown as { kernelOptions?: Record<string, unknown> } | undefined)?.kernelOptions;
-    if (options === undefined) return { versions: this.versions, environment: null, debug: null, options: {} };
+    if (options === undefined) {
+      this.unknownKernel ??= constantData({ versions: { ...this.versions }, environment: null, debug: null, options: {} });
+      return this.unknownKernel;
+    }
     let config = this.described.get(options);
     if (config === undefined) {
-      config = {
+      config = constantData({
+        versions: { ...this.versions },
         environment: typeof options.environment === 'string' ? options.environment : null,
         debug: typeof options.debug === 'boolean' ? options.debug : null,
         options: redact(describe(options)) as Record<string, unknown>,
-      };
+      });
       this.described.set(options, config);
     }
-    return { versions: this.versions, ...config };
+    return config;
   }
 
   /** The express-kernel version and environment, e.g. `0.1.0 (dev)`. */

@@ -1,4 +1,5 @@
 import { closestName } from '../../errors/suggest';
+import { profileJson } from '../profileJson';
 import { KernelConfigError } from '../../kernel/options';
 import type { Profile } from '../Profile';
 
@@ -117,7 +118,7 @@ export interface EncodedProfile {
  * @throws TypeError when it cannot be serialised (a BigInt, a cycle)
  */
 export function encodeProfile(profile: Profile, retention: ResolvedRetention): EncodedProfile {
-  const json = JSON.stringify(profile);
+  const json = profileJson(profile);
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > retention.maxBytes) {
     throw new RangeError(`Profile "${profile.token}" is ${bytes} bytes, more than "${OPTION_PREFIX}maxBytes" (${retention.maxBytes}); it is not stored.`);
