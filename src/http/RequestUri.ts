@@ -27,14 +27,29 @@ export interface RequestUri {
 /** Decides whether a peer address is a trusted proxy: `(address, hopIndex) => boolean`. */
 export type TrustFunction = (address: string, hop: number) => boolean;
 
+/** How many addresses a trust function remembers its answer for (then it starts afresh). */
+const TRUST_CACHE_SIZE = 1024;
+
 /**
  * @param trustedProxies - IPs, CIDRs or proxy-addr names (`loopback`, `uniquelocal`)
- * @returns a trust function; an empty list trusts nobody
+ * @returns a trust function (proxy-addr's, which decides by address alone, whatever the hop);
+ *   it remembers the answers for the last addresses it saw, as most requests come from a few
+ *   peers. An empty list trusts nobody.
  * @throws TypeError naming the bad entry
  */
 export function compileTrust(trustedProxies: readonly string[]): TrustFunction {
   if (trustedProxies.length === 0) return () => false;
-  return proxyaddr.compile([...trustedProxies]);
+  const trusts = proxyaddr.compile([...trustedProxies]);
+  const answers = new Map<string, boolean>();
+  return (address) => {
+    let answer = answers.get(address);
+    if (answer === undefined) {
+      answer = trusts(address, 0);
+      if (answers.size >= TRUST_CACHE_SIZE) answers.clear();
+      answers.set(address, answer);
+    }
+    return answer;
+  };
 }
 
 const HOST_CHARS = /(?:^\[)?[a-zA-Z0-9\-:\]_]+\.?/g;

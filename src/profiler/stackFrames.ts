@@ -11,8 +11,11 @@ export interface SourceExcerpt {
 
 /** One frame of a V8 stack trace. */
 export interface StackFrame {
-  /** The frame line as V8 wrote it, without the leading `at `. */
-  text: string;
+  /**
+   * The frame line as V8 wrote it, without the leading `at `, for a frame that names no file,
+   * line and column (`async Promise.all (index 0)`); the others are shown from their fields.
+   */
+  text?: string;
   /** The function, e.g. `Object.<anonymous>`, `async Promise.all`; absent for top-level code. */
   function?: string;
   file?: string;
@@ -108,12 +111,13 @@ export function parseStack(stack: string, message: string, options: StackOptions
   for (const raw of body.split('\n')) {
     if (frames.length >= maxFrames) break;
     if (!/^\s+at /.test(raw)) continue;
-    const text = raw.trim().slice(3);
     const m = FRAME.exec(raw);
-    if (m === null) { frames.push({ text, vendor: true }); continue; }
+    if (m === null) { frames.push({ text: raw.trim().slice(3), vendor: true }); continue; }
     const file = fileOf(m[2]);
     const vendor = file.startsWith('node:') || file.includes(`${path.sep}node_modules${path.sep}`) || !path.isAbsolute(file);
-    frames.push({ text, function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });
+    frames.push(m[1] === undefined
+      ? { file, line: Number(m[3]), column: Number(m[4]), vendor }
+      : { function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });
   }
   return frames;
 }

@@ -23,6 +23,13 @@ export type CorsData = NotEnabled | {
   headers: Record<string, string>;
 };
 
+/** The CORS response headers (Fetch standard §3.2.3 and Private Network Access), and `Vary`. */
+const CORS_RESPONSE_HEADERS = [
+  'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods',
+  'access-control-allow-headers', 'access-control-max-age', 'access-control-expose-headers',
+  'access-control-allow-private-network', 'vary',
+] as const;
+
 /**
  * The CORS decision: origin, preflight, which rule applied, whether it was allowed, and the
  * headers sent. Reads `req.cors`; "not enabled" without the CORS layer.
@@ -32,12 +39,13 @@ export class CorsCollector implements DataCollector<CorsData> {
   readonly label = 'CORS';
 
   collect(req: Request, res: Response): CorsData {
-    return fromLayer<CorsDecision, Omit<Extract<CorsData, { enabled: true }>, 'enabled'>>(req, 'cors', (c) => {
+    return fromLayer<CorsDecision, Extract<CorsData, { enabled: true }>>(req, 'cors', (c) => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.getHeaders())) {
-        if (v !== undefined && (k.startsWith('access-control-') || k === 'vary')) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      for (const name of CORS_RESPONSE_HEADERS) {
+        const v = res.getHeader(name);
+        if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : String(v);
       }
-      return { origin: c.origin, allowed: c.allowed, preflight: c.preflight, rule: c.rule, headers };
+      return { enabled: true, origin: c.origin, allowed: c.allowed, preflight: c.preflight, rule: c.rule, headers };
     });
   }
 

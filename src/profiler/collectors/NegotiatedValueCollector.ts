@@ -18,8 +18,8 @@ export abstract class NegotiatedValueCollector<K extends string> implements Data
   protected constructor(readonly name: string, readonly label: string, private readonly requestKey: string, private readonly field: K) {}
 
   collect(req: Request): NegotiatedData<K> {
-    return fromLayer<Record<string, unknown>, { source: string } & Record<K, string>>(req, this.requestKey, (info) => (
-      { [this.field]: String(info[this.field]), source: String(info.source) } as { source: string } & Record<K, string>
+    return fromLayer<Record<string, unknown>, { enabled: true; source: string } & Record<K, string>>(req, this.requestKey, (info) => (
+      { enabled: true, [this.field]: String(info[this.field]), source: String(info.source) } as { enabled: true; source: string } & Record<K, string>
     ));
   }
 

@@ -43,7 +43,8 @@ export class SecurityCollector implements DataCollector<SecurityData> {
   readonly label = 'Security';
 
   collect(req: Request): SecurityData {
-    return fromLayer<SecurityState, Omit<Extract<SecurityData, { enabled: true }>, 'enabled'>>(req, 'security', (s) => ({
+    return fromLayer<SecurityState, Extract<SecurityData, { enabled: true }>>(req, 'security', (s) => ({
+      enabled: true,
       firewall: s.firewall,
       user: s.user?.identifier ?? null,
       roles: [...s.roles],

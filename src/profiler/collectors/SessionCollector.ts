@@ -34,7 +34,8 @@ export class SessionCollector implements DataCollector<SessionData> {
   readonly label = 'Session';
 
   collect(req: Request): SessionData {
-    return fromLayer<SessionInfo, Omit<Extract<SessionData, { enabled: true }>, 'enabled'>>(req, 'sessionInfo', (s) => ({
+    return fromLayer<SessionInfo, Extract<SessionData, { enabled: true }>>(req, 'sessionInfo', (s) => ({
+      enabled: true,
       id: s.id,
       store: s.store,
       attributes: redact(s.attributes ?? {}) as Record<string, unknown>,

@@ -9,11 +9,11 @@ export interface NotEnabled {
  * Reads what an optional layer left on the request (`req.security`, `req.cors`…) without
  * importing the layer: the profiler works whichever layers the kernel has.
  * @param key - the request property the layer sets
- * @param map - turns the layer's value into the collector's data
+ * @param map - turns the layer's value into the collector's data (with `enabled: true`)
  * @returns `{ enabled: false }` when the property is absent
  */
-export function fromLayer<L, T extends object>(req: Request, key: string, map: (value: L) => T): (T & { enabled: true }) | NotEnabled {
+export function fromLayer<L, T extends { enabled: true }>(req: Request, key: string, map: (value: L) => T): T | NotEnabled {
   const value = (req as unknown as Record<string, unknown>)[key];
   if (value === undefined || value === null) return { enabled: false };
-  return { enabled: true, ...map(value as L) };
+  return map(value as L);
 }
