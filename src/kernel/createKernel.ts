@@ -13,7 +13,7 @@ import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
 import { installRequestSlots } from './requestSlots';
-import helmet from 'helmet';
+import { securityHeaders } from '../http/securityHeaders';
 import { corsLayer } from '../cors/corsLayer';
 import { sessionLayer, SessionLayer } from '../session/sessionLayer';
 import { firewall } from '../security/firewall';
@@ -83,7 +83,7 @@ export function createKernel(options: KernelOptions): Kernel {
     const headers = resolved.debug && resolved.securityHeaders.contentSecurityPolicy === undefined
       ? { ...resolved.securityHeaders, contentSecurityPolicy: false }
       : resolved.securityHeaders;
-    built.push({ name: 'security-headers', handler: helmet(headers) });
+    built.push({ name: 'security-headers', handler: securityHeaders(headers) });
   }
   if (resolved.cors !== undefined) built.push({ name: 'cors', handler: corsLayer(resolved.cors) });
   let session: SessionLayer | undefined;
@@ -116,6 +116,9 @@ export function createKernel(options: KernelOptions): Kernel {
 
   const app = express() as unknown as Kernel;
   app.disable('x-powered-by');
+  // As Symfony (and the oracle's responses): no ETag unless the application sets one. Express
+  // would hash every response body for a weak one; `kernel.set('etag', 'weak')` brings it back.
+  app.set('etag', false);
   installRequestSlots(app.request);
   for (const layer of orderLayers(layers)) app.use(layer.handler as RequestHandler);
   Object.defineProperties(app, {

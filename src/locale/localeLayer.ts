@@ -153,7 +153,11 @@ export function localeLayer(options: LocaleOptions = {}): RequestHandler {
     if (fromSession !== undefined) applyLocale(req, res, context, context.info(fromSession, 'session'));
     else if (fromHeader !== undefined) applyLocale(req, res, context, context.info(fromHeader, 'header'));
     else applyLocale(req, res, context, context.info(resolved.defaultLocale, 'default'));
-    if (fromSession === undefined) res.vary('Accept-Language');
+    if (fromSession === undefined) {
+      // RFC 9110 §12.5.5: the vary package merges into an existing Vary; none yet, set it
+      if (res.hasHeader('Vary')) res.vary('Accept-Language');
+      else res.setHeader('Vary', 'Accept-Language');
+    }
     next();
   };
 }
