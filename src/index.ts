@@ -8,6 +8,7 @@ export * from './http/errors';
 export { resolveRequestUri, compileTrust } from './http/RequestUri';
 export type { RequestUri, TrustFunction } from './http/RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './http/ErrorRenderer';
+export { securityHeaders } from './http/securityHeaders';
 export type { ExceptionData, ErrorRenderOptions } from './http/ErrorRenderer';
 export { ERROR_CODES, formatMessage } from './errors/codes';
 export type { ErrorCode } from './errors/codes';
