@@ -15,14 +15,15 @@
  *
  * Options (after `npm run bench -- http`):
  *   --connections=50    autocannon connections
- *   --duration=5        measured seconds per cell
+ *   --duration=3        measured seconds per cell
  *   --warmup=1.5        warm-up seconds per cell (same load, not measured)
- *   --rounds=2          rounds; each round forks every server anew, the median is reported
+ *   --rounds=5          rounds; each round forks every server anew, the median is reported; the
+ *                       targets' verdicts are on the median of per-round ratios (see pairedRatios)
  *   --cells=a,b,c,d     which groups to run (a express, b express stack, c kernel-full, d ladder)
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each
  *                       profile (top self-time functions, src/ inclusive time)
  */
-import { checkStatuses, expectJson, forkOptionsFrom, load, loadavg, medianOf, printTable, startServer, tempFolder, type LoadResult } from './httpHarness';
+import { checkStatuses, expectJson, forkOptionsFrom, load, loadavg, medianOf, pairedRatios, printTable, startServer, tempFolder, type LoadResult } from './httpHarness';
 import { printCpuProfiles } from './httpCpuProfile';
 import { option } from './harness';
 import type { BenchSection } from './run';
@@ -57,9 +58,9 @@ const CELLS: readonly Cell[] = [
 
 async function run(args: readonly string[]): Promise<void> {
   const connections = Number(option(args, 'connections') ?? 50);
-  const duration = Number(option(args, 'duration') ?? 5);
+  const duration = Number(option(args, 'duration') ?? 3);
   const warmup = Number(option(args, 'warmup') ?? 1.5);
-  const rounds = Number(option(args, 'rounds') ?? 2);
+  const rounds = Number(option(args, 'rounds') ?? 5);
   const groups = (option(args, 'cells') ?? 'a,b,c,d').split(',');
   const fork = forkOptionsFrom(args, 'http');
   const cells = CELLS.filter((c) => groups.includes(c.group));
@@ -127,11 +128,13 @@ async function run(args: readonly string[]): Promise<void> {
   }
 
   const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
-  console.log('\ntargets (informational; verdict on req/s, server-CPU ratio beside it):');
+  console.log('\ntargets (informational; verdict on the median of per-round req/s ratios, the cells of a round run back to back):');
   const target = (name: string, num: string, den: string, min: number): void => {
-    const r = rps(num) / rps(den);
-    const c = cpu(den) / cpu(num);
-    if (Number.isFinite(r)) console.log(`  [${verdict(r >= min)}] ${name} = ${r.toFixed(2)} (≥ ${min}); by server CPU time: ${c.toFixed(2)}`);
+    const list = (id: string, f: (r: LoadResult) => number): number[] => results.get(id)?.map(f) ?? [];
+    const paired = pairedRatios(list(num, (r) => r.rps), list(den, (r) => r.rps));
+    const pairedCpu = pairedRatios(list(den, (r) => r.cpuMicrosPerRequest), list(num, (r) => r.cpuMicrosPerRequest));
+    if (!Number.isFinite(paired.median)) return;
+    console.log(`  [${verdict(paired.median >= min)}] ${name} = ${paired.median.toFixed(2)} (≥ ${min}; rounds ${paired.min.toFixed(2)}–${paired.max.toFixed(2)}); ratio of medians ${(rps(num) / rps(den)).toFixed(2)}; by server CPU time ${pairedCpu.median.toFixed(2)} (ratio of medians ${(cpu(den) / cpu(num)).toFixed(2)})`);
   };
   target('kernel-full / (express+helmet+cors+session)', 'kernel-full', 'stack', TARGET_VS_STACK);
   target('kernel-full / express (bare)', 'kernel-full', 'express', TARGET_VS_BARE);

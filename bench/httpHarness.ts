@@ -208,6 +208,18 @@ export function checkStatuses(label: string, r: LoadResult, expected: 200 | 404)
   }
 }
 
+/**
+ * Per-round ratios of two cells measured back to back in each round (`num[i] / den[i]`): the
+ * machine's speed drifts between rounds (identical cells differ by up to 1.7× here), so a ratio
+ * of two cells of the same round is steadier than a ratio of medians taken minutes apart.
+ * @returns the median, smallest and largest ratio (NaN when a list is empty)
+ */
+export function pairedRatios(num: readonly number[], den: readonly number[]): { median: number; min: number; max: number } {
+  const ratios = num.slice(0, den.length).map((n, i) => n / den[i]).filter((r) => Number.isFinite(r));
+  if (ratios.length === 0) return { median: NaN, min: NaN, max: NaN };
+  return { median: medianOf(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
 /** The median of a non-empty list. */
 export function medianOf(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);

@@ -86,6 +86,40 @@ function normaliseTarget(url: string): string {
   return target;
 }
 
+/** Host, port and `scheme://host[:port]` of a request. */
+interface Authority {
+  readonly host: string;
+  readonly port: number;
+  readonly schemeAndHttpHost: string;
+}
+
+/** How many Host headers {@link resolveRequestUri} remembers the authority of (then it starts afresh). */
+const AUTHORITY_CACHE_SIZE = 256;
+const AUTHORITIES = new Map<string, Authority>();
+
+/**
+ * The authority of a request from its Host (or trusted `X-Forwarded-Host` / `-Port`).
+ * @throws BadRequestHttpError `Invalid Host "<host>".` (RFC 952/2181 characters only)
+ */
+function authorityOf(req: Request, scheme: 'http' | 'https', source: string, forwardedPort: string | undefined): Authority {
+  let hostSource = source;
+  let port: number;
+  if (hostSource === '') {
+    const local = req.socket?.localAddress ?? '127.0.0.1';
+    hostSource = local.includes(':') ? `[${local.replace(/^::ffff:(?=\d+\.)/, '')}]` : local;
+    if (hostSource.startsWith('[') && /^\[\d+\.\d+\.\d+\.\d+\]$/.test(hostSource)) hostSource = hostSource.slice(1, -1);
+    port = forwardedPort !== undefined ? portOf(`0.0.0.0:${forwardedPort}`, scheme) : req.socket?.localPort ?? 80;
+  } else {
+    port = portOf(forwardedPort !== undefined ? `0.0.0.0:${forwardedPort}` : hostSource, scheme);
+  }
+  const host = hostSource.replace(/:\d+$/, '').trim().toLowerCase();
+  if (host !== '' && host.replace(HOST_CHARS, '') !== '') {
+    throw new BadRequestHttpError(`Invalid Host "${host}".`, {}, 'ERR_HTTP_INVALID_HOST');
+  }
+  const defaultPort = (scheme === 'http' && port === 80) || (scheme === 'https' && port === 443);
+  return Object.freeze({ host, port, schemeAndHttpHost: `${scheme}://${host}${defaultPort ? '' : `:${port}`}` });
+}
+
 /**
  * Computes the {@link RequestUri} of an Express request.
  * @param req - the request (inside a mounted kernel, `req.baseUrl` is the mount path)
@@ -107,22 +141,17 @@ export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUr
   const forwardedHost = trusted ? firstValue(headers['x-forwarded-host']) : undefined;
   const forwardedPort = trusted ? firstValue(headers['x-forwarded-port']) : undefined;
   const hostHeader = typeof headers.host === 'string' ? headers.host.trim() : '';
-  let hostSource = forwardedHost ?? hostHeader;
-  let port: number;
-  if (hostSource === '') {
-    const local = req.socket?.localAddress ?? '127.0.0.1';
-    hostSource = local.includes(':') ? `[${local.replace(/^::ffff:(?=\d+\.)/, '')}]` : local;
-    if (hostSource.startsWith('[') && /^\[\d+\.\d+\.\d+\.\d+\]$/.test(hostSource)) hostSource = hostSource.slice(1, -1);
-    port = forwardedPort !== undefined ? portOf(`0.0.0.0:${forwardedPort}`, scheme) : req.socket?.localPort ?? 80;
-  } else {
-    port = portOf(forwardedPort !== undefined ? `0.0.0.0:${forwardedPort}` : hostSource, scheme);
+  // the common case, a Host header and no trusted proxy, is remembered per scheme and header
+  const key = !trusted && hostHeader !== '' ? `${scheme} ${hostHeader}` : undefined;
+  let authority = key === undefined ? undefined : AUTHORITIES.get(key);
+  if (authority === undefined) {
+    authority = authorityOf(req, scheme, forwardedHost ?? hostHeader, forwardedPort);
+    if (key !== undefined) {
+      if (AUTHORITIES.size >= AUTHORITY_CACHE_SIZE) AUTHORITIES.clear();
+      AUTHORITIES.set(key, authority);
+    }
   }
-  const host = hostSource.replace(/:\d+$/, '').trim().toLowerCase();
-  if (host !== '' && host.replace(HOST_CHARS, '') !== '') {
-    throw new BadRequestHttpError(`Invalid Host "${host}".`, {}, 'ERR_HTTP_INVALID_HOST');
-  }
-  const defaultPort = (scheme === 'http' && port === 80) || (scheme === 'https' && port === 443);
-  const schemeAndHttpHost = `${scheme}://${host}${defaultPort ? '' : `:${port}`}`;
+  const { host, port, schemeAndHttpHost } = authority;
 
   let baseUrl = req.baseUrl ?? '';
   if (trusted) {
