@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import proxyaddr from 'proxy-addr';
 import { BadRequestHttpError } from './errors';
+import { remember } from '../support/remember';
 
 /**
  * The parts of the request URL as Symfony's `Request` computes them: scheme, host, port, base
@@ -43,11 +44,7 @@ export function compileTrust(trustedProxies: readonly string[]): TrustFunction {
   const answers = new Map<string, boolean>();
   return (address) => {
     let answer = answers.get(address);
-    if (answer === undefined) {
-      answer = trusts(address, 0);
-      if (answers.size >= TRUST_CACHE_SIZE) answers.clear();
-      answers.set(address, answer);
-    }
+    if (answer === undefined) answer = remember(answers, address, trusts(address, 0), TRUST_CACHE_SIZE);
     return answer;
   };
 }
@@ -146,10 +143,7 @@ export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUr
   let authority = key === undefined ? undefined : AUTHORITIES.get(key);
   if (authority === undefined) {
     authority = authorityOf(req, scheme, forwardedHost ?? hostHeader, forwardedPort);
-    if (key !== undefined) {
-      if (AUTHORITIES.size >= AUTHORITY_CACHE_SIZE) AUTHORITIES.clear();
-      AUTHORITIES.set(key, authority);
-    }
+    if (key !== undefined) remember(AUTHORITIES, key, authority, AUTHORITY_CACHE_SIZE);
   }
   const { host, port, schemeAndHttpHost } = authority;
 

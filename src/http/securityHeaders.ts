@@ -10,7 +10,6 @@ function recorder(): { req: Request; res: Response; operations: HeaderOperation[
   const res = {
     setHeader(name: string, value: string | number | readonly string[]) { operations.push([name, value]); return res; },
     removeHeader(name: string) { operations.push([name, undefined]); },
-    getHeader() { return undefined; },
     locals: {},
   };
   return { req: { headers: {}, method: 'GET', url: '/' } as unknown as Request, res: res as unknown as Response, operations };
@@ -46,7 +45,7 @@ export function securityHeaders(options: HelmetOptions = {}): RequestHandler {
     failed = e;
   }
   if (!done || failed !== undefined) return middleware;
-  const recorded = Object.freeze(operations.slice());
+  const recorded = Object.freeze(operations);
   return function securityHeaders(_req: Request, response: Response, next: NextFunction) {
     for (let i = 0; i < recorded.length; i++) {
       const [name, value] = recorded[i];

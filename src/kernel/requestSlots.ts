@@ -49,6 +49,13 @@ export class RequestSlots {
 
 type WithSlots = Request & { kernel?: Record<RequestSlot, unknown> };
 
+/** Stores a slot's value: in `req.kernel` inside a kernel, else as a plain property of the request. */
+function setSlot(req: Request, key: RequestSlot | 'log', value: unknown): void {
+  const state = (req as { kernel?: Record<RequestSlot | 'log', unknown> }).kernel;
+  if (state !== undefined) state[key] = value;
+  else Object.defineProperty(req, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /**
  * Defines the slot accessors on a kernel's request prototype (its `app.request`), once.
  * A request without `req.kernel` (never one that crossed the kernel's first layer) gets a plain
@@ -77,9 +84,7 @@ export function installRequestSlots(proto: object): void {
       return state.log;
     },
     set(this: Request, value: Request['log']) {
-      const state = this.kernel as Request['kernel'] | undefined;
-      if (state !== undefined) state.log = value;
-      else Object.defineProperty(this, 'log', { value, writable: true, enumerable: true, configurable: true });
+      setSlot(this, 'log', value);
     },
   });
   for (const key of REQUEST_SLOTS) {
@@ -89,10 +94,8 @@ export function installRequestSlots(proto: object): void {
       get(this: WithSlots) {
         return this.kernel?.[key];
       },
-      set(this: WithSlots, value: unknown) {
-        const state = this.kernel;
-        if (state !== undefined) state[key] = value;
-        else Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+      set(this: Request, value: unknown) {
+        setSlot(this, key, value);
       },
     });
   }

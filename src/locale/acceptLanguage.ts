@@ -1,4 +1,5 @@
 import { match } from '@formatjs/intl-localematcher';
+import { remember } from '../support/remember';
 
 /** At most this many language ranges of one header are considered (the rest is ignored). */
 const MAX_RANGES = 32;
@@ -90,10 +91,7 @@ export function createLocaleNegotiator(enabledLocales: readonly string[]): Local
         found = undefined;
       }
     }
-    if (key.length <= MAX_CACHED_KEY) {
-      if (cache.size >= MAX_CACHED) cache.clear();
-      cache.set(key, found);
-    }
+    if (key.length <= MAX_CACHED_KEY) remember(cache, key, found, MAX_CACHED);
     return found;
   };
 }

@@ -5,6 +5,8 @@
  * whose name looks secret keeps its name and loses its value.
  */
 
+import { remember } from '../support/remember';
+
 /** Text shown instead of a secret. */
 export const REDACTED = '******';
 
@@ -120,7 +122,7 @@ export function redactSetCookie(value: string): string {
  * every response), and only pairs that hold no secret are kept, so the set never holds one.
  * Bounded: cleared when full.
  */
-const CLEAN_HEADERS = new Set<string>();
+const CLEAN_HEADERS = new Map<string, true>();
 const CLEAN_HEADERS_MAX = 1024;
 const CLEAN_VALUE_MAX_LENGTH = 512;
 
@@ -136,10 +138,7 @@ export function redactHeader(name: string, value: string): string {
   const key = `${name}\0${value}`;
   if (CLEAN_HEADERS.has(key)) return value;
   const shown = redactHeaderValue(name.toLowerCase(), value);
-  if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) {
-    if (CLEAN_HEADERS.size >= CLEAN_HEADERS_MAX) CLEAN_HEADERS.clear();
-    CLEAN_HEADERS.add(key);
-  }
+  if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) remember(CLEAN_HEADERS, key, true, CLEAN_HEADERS_MAX);
   return shown;
 }
 

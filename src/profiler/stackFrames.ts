@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { due } from '../support/due';
 
 /** A few lines of source around a stack frame's line. */
 export interface SourceExcerpt {
@@ -60,7 +61,7 @@ function linesOf(file: string): string[] | undefined {
   if (!path.isAbsolute(file) || !SOURCE_FILE.test(file)) return undefined;
   const now = Date.now();
   const hit = cache.get(file);
-  if (hit !== undefined && now - hit.checkedAt >= 0 && now - hit.checkedAt < RECHECK_MS) return hit.lines;
+  if (hit !== undefined && !due(hit.checkedAt, now, RECHECK_MS)) return hit.lines;
   try {
     const stat = fs.statSync(file);
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type {} from '../locale/localeLayer';
+import { remember } from '../support/remember';
 
 /** `Intl.DateTimeFormat` options, less `timeZone`: the request decides it. */
 export type ZonedFormatOptions = Omit<Intl.DateTimeFormatOptions, 'timeZone'>;
@@ -26,9 +27,7 @@ export function formatInTimeZone(date: Date | number, req: Request, options: Zon
   const key = `${locale}\u0000${timeZone}\u0000${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone });
-    if (formatters.size >= MAX_CACHED) formatters.clear();
-    formatters.set(key, formatter);
+    formatter = remember(formatters, key, new Intl.DateTimeFormat(locale, { ...options, timeZone }), MAX_CACHED);
   }
   return formatter.format(date);
 }

@@ -1,3 +1,5 @@
+import { remember } from '../support/remember';
+
 let zones: ReadonlySet<string> | undefined;
 
 /**
@@ -36,9 +38,7 @@ export function canonicalTimeZone(value: unknown): string | undefined {
   } catch {
     listed = undefined;
   }
-  if (aliases.size >= MAX_ALIASES) aliases.clear();
-  aliases.set(value, listed);
-  return listed;
+  return remember(aliases, value, listed, MAX_ALIASES);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import type { CollectorSummary, DataCollector } from './DataCollector';
+import { due } from '../../support/due';
 
 /** The process's memory when the request finished, in bytes. */
 export interface MemoryData {
@@ -33,7 +34,7 @@ export class MemoryCollector implements DataCollector<MemoryData> {
   collect(): MemoryData {
     const h = getHeapStatistics();
     const now = Date.now();
-    if (now - this.rssReadAt >= RSS_INTERVAL_MS || now < this.rssReadAt) {
+    if (due(this.rssReadAt, now, RSS_INTERVAL_MS)) {
       this.peakRss = process.resourceUsage().maxRSS * 1024;
       this.rssReadAt = now;
     }

@@ -5,6 +5,7 @@ import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { resultLimit } from './ProfilerStorage';
 import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
 import { KernelConfigError } from '../../kernel/options';
+import { due } from '../../support/due';
 
 /** The file the embedded store uses when given none, relative to the working directory. */
 export const DEFAULT_SQLITE_PATH = 'var/profiler.sqlite';
@@ -164,7 +165,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
       for (const row of rows) this.statements.write.run(row);
       const now = this.retention.now();
-      if (now - this.lastExpire >= 1000 || now < this.lastExpire) {
+      if (due(this.lastExpire, now, 1000)) {
         this.statements.expire.run(ageCutoff(this.retention));
         this.lastExpire = now;
       }
