@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import { isHttpError } from './errors';
 import { render } from './templates';
 import { rawUrlEncode } from '../routing/generator/UrlGenerator';
+import { sourceMappedStack } from '../support/sourceMaps';
+import type { ErrorPageContext, ErrorTemplates } from './ErrorTemplates';
 
 /** One error of a cause chain, as pages and profiles show it. */
 export interface ExceptionData {
@@ -16,8 +18,13 @@ export interface ExceptionData {
 
 /** Options of {@link renderError}. */
 export interface ErrorRenderOptions {
-  /** Debug mode: full messages, cause chain, stack and `X-Debug-Exception` headers. */
+  /**
+   * Debug mode: full messages, cause chain, stack and `X-Debug-Exception` headers. The kernel
+   * passes false for a client its `profiler.allowedIps` does not allow.
+   */
   debug: boolean;
+  /** The application's own error pages, used instead of the plain page outside debug mode. */
+  templates?: ErrorTemplates;
   /** The profiler token of this request, linked from the debug page. */
   token?: string;
   tokenLink?: string;
@@ -39,20 +46,38 @@ function frameOf(stack: string): { file?: string; line?: number } {
   return m === null ? {} : { file: m[1], line: Number(m[2]) };
 }
 
+/** Options of {@link exceptionChain}. */
+export interface ExceptionChainOptions {
+  /**
+   * Point stack frames of source-mapped files (compiled TypeScript) at their sources, so `stack`,
+   * `file` and `line` name the `.ts` file. Reads each generated file's map once. @default true
+   */
+  sourceMaps?: boolean;
+}
+
 /**
  * Flattens an error and its `cause` chain (outermost first), at most 10 deep.
- * @returns one {@link ExceptionData} per error
+ * @returns one {@link ExceptionData} per error; `file` and `line` are the first frame's
  */
-export function exceptionChain(error: unknown): ExceptionData[] {
+export function exceptionChain(error: unknown, options: ExceptionChainOptions = {}): ExceptionData[] {
+  const { sourceMaps = true } = options;
   const chain: ExceptionData[] = [];
   let current: unknown = error;
   while (current !== undefined && current !== null && chain.length < 10) {
     const e = current instanceof Error ? current : new Error(String(current));
-    const stack = e.stack ?? '';
+    const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
     chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...frameOf(stack) });
     current = (e as { cause?: unknown }).cause;
   }
   return chain;
+}
+
+/**
+ * The application's page for the status when it has one, else the kernel's plain page.
+ * @throws what the application's template throws while rendering
+ */
+function errorPage(context: ErrorPageContext, own: ErrorTemplates | undefined): string {
+  return own?.render(context) ?? render('error/error.html.njk', { ...context });
 }
 
 /** The reason phrase of a status (`Not Found`), RFC 9110 §15. */
@@ -67,13 +92,14 @@ export function reasonPhrase(status: number): string {
  * - everyone else gets HTML: in debug mode the exception page (`<message> (<code> <reason>)`,
  *   the cause chain, the stack), otherwise a plain error page;
  * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
- *   `X-Debug-Exception-File`;
+ *   `X-Debug-Exception-File` (the top frame's file, the `.ts` source when the code is source-mapped);
  * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake).
  * @param error - what was thrown
+ * @throws what one of `options.templates` throws while rendering (nothing is written then)
  */
 export function renderError(error: unknown, req: Request, res: Response, options: ErrorRenderOptions): void {
   const status = statusOf(error);
-  const chain = exceptionChain(error);
+  const chain = exceptionChain(error, { sourceMaps: options.debug });
   const top = chain[0];
   const reason = reasonPhrase(status);
   const exposeMessage = options.debug || status < 500;
@@ -98,6 +124,6 @@ export function renderError(error: unknown, req: Request, res: Response, options
   }
   const html = options.debug
     ? render('error/exception.html.njk', { message, status, reason, chain, token: options.token, tokenLink: options.tokenLink })
-    : render('error/error.html.njk', { status, reason, message: exposeMessage ? message : '' });
+    : errorPage({ status, reason, message: exposeMessage ? message : '' }, options.templates);
   res.type('html').send(html);
 }

@@ -8,7 +8,8 @@ import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
-import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
+import { ErrorTemplateError, ErrorTemplates } from '../http/ErrorTemplates';
+import { KernelConfigError, KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
@@ -63,6 +64,15 @@ export function createKernel(options: KernelOptions): Kernel {
   const resolved = resolveKernelOptions(options);
   const trust = compileTrust(resolved.trustedProxies);
   const routes = new RouteCollection();
+  // one rule for debug output: who may open the profiler may see exception pages, and no one else
+  const debugClients = resolved.debug ? compileTrust(resolved.profiler.allowedIps) : () => false;
+  let templates: ErrorTemplates;
+  try {
+    templates = ErrorTemplates.compile(resolved.errorTemplates);
+  } catch (e) {
+    if (e instanceof ErrorTemplateError) throw new KernelConfigError(`errorTemplates.${e.key}`, `${e.message}.`);
+    throw e;
+  }
   let profiler: Profiler | undefined;
   if (resolved.profiler.enabled) {
     profiler = new Profiler({
@@ -72,7 +82,7 @@ export function createKernel(options: KernelOptions): Kernel {
       toolbar: resolved.profiler.toolbar,
       logLevel: resolved.profiler.logLevel,
     });
-    routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: compileTrust(resolved.profiler.allowedIps) }));
+    routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: debugClients }));
   }
   routes.addCollection(resolved.routes);
   const matcher = new UrlMatcher(routes);
@@ -106,8 +116,19 @@ export function createKernel(options: KernelOptions): Kernel {
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust) },
     ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
-    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers)) },
-    { name: 'error', handler: errorHandler({ debug: resolved.debug, logger: resolved.logger }), handlesErrors: true },
+    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound })) },
+    {
+      name: 'error',
+      handler: errorHandler({
+        debug: resolved.debug,
+        debugClients,
+        logger: resolved.logger,
+        onError: resolved.onError,
+        errors: resolved.errors,
+        templates: templates.empty ? undefined : templates,
+      }),
+      handlesErrors: true,
+    },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });
   for (const name of PLUGGABLE_LAYERS) {

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { closestName } from '../errors/suggest';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
@@ -19,7 +21,10 @@ export type KernelSessionOptions = Omit<SessionOptions, 'secret' | 'environment'
 export interface KernelOptions {
   /** The routing table. */
   routes: RouteCollection;
-  /** Debug mode: exception pages with stacks, `X-Debug-*` headers, the profiler. @default false */
+  /**
+   * Debug mode: exception pages with stacks, `X-Debug-*` headers, the profiler, shown to the
+   * clients `profiler.allowedIps` allows (loopback by default). @default false
+   */
   debug?: boolean;
   /** The environment name, e.g. `dev`, `test`, `prod`. @default 'dev' when debug, else 'prod' */
   environment?: string;
@@ -35,7 +40,14 @@ export interface KernelOptions {
     enabled?: boolean;
     /** Where profiles go. @default a MemoryProfilerStorage of 1000 profiles */
     storage?: ProfilerStorage;
-    /** Clients that may open the profiler pages: IPs, CIDRs or `loopback`. @default ['loopback'] */
+    /**
+     * Clients that may see debug output: the profiler pages and toolbar, and, with `debug` on,
+     * the exception page, `X-Debug-Exception*` headers and exception details in problem details.
+     * Others get the non-debug error page. IPs, CIDRs or `loopback`; the client IP is the first
+     * untrusted hop (see `trustedProxies`). Applies even with `enabled: false`.
+     * @default ['loopback']
+     * @example ['loopback', '172.16.0.0/12'] (Docker's bridge networks)
+     */
     allowedIps?: string[];
     /** Extra data collectors. */
     collectors?: DataCollector[];
@@ -83,7 +95,49 @@ export interface KernelOptions {
    *   route without security options)
    */
   routeHandlers?: RequestHandler[];
+  /**
+   * Called once for each error the kernel renders (a 404 `NotFoundHttpError` with its routing
+   * error as `cause`, a 405, a 401 from a layer, a controller's 500...), before the response is
+   * written: report it to Sentry, OpenTelemetry... An `onError` that throws (or returns a promise
+   * that rejects) is logged through `req.log` or {@link KernelOptions.logger} (a process warning
+   * when there is neither); the response goes out all the same. Not called for errors passed on
+   * with `errors: 'next'`, nor after the response headers were sent (Express then closes the
+   * connection).
+   * @example onError: (err, req) => Sentry.captureException(err, { extra: { url: req.originalUrl } })
+   */
+  onError?: ErrorHook;
+  /**
+   * `'render'`: the kernel writes the error response (HTML page or problem details).
+   * `'next'`: the kernel calls `next(err)`, so the error middleware of the app it is mounted in
+   * renders it (the profiler still records the exception). @default 'render'
+   */
+  errors?: 'render' | 'next';
+  /**
+   * `'render'`: a path no route matches is a 404 page. `'next'`: the kernel calls `next()`, so
+   * the handlers of the host app after the mount (`app.use('/prefix', kernel)`) get the request;
+   * standalone, Express's final handler answers 404. Only the router's 404: a 405 (the path
+   * matches for another method) is still rendered, and a layer before the router (the firewall)
+   * may still answer first. @default 'render'
+   */
+  notFound?: 'render' | 'next';
+  /**
+   * Error page templates of your own, by status code or `default`: absolute paths of nunjucks
+   * files, compiled at construction with the kernel's environment (auto-escaping on, the kernel's
+   * templates reachable by `{% extends "error/error.html.njk" %}`). They replace the plain error
+   * page (`status`, `reason` and `message` are given; `message` is empty for a 5xx), as Symfony's
+   * `templates/bundles/TwigBundle/Exception/error404.html.twig` and `error.html.twig` do: the
+   * status's template, else `default`, else the kernel's page. The debug exception page and
+   * problem details stay as they are. Edits are read on restart.
+   * @example { 404: path.join(__dirname, 'templates/404.html.njk'), default: path.join(__dirname, 'templates/error.html.njk') }
+   */
+  errorTemplates?: ErrorTemplatePaths;
 }
+
+/** What {@link KernelOptions.onError} is called with: the error and the request it failed. */
+export type ErrorHook = (error: unknown, req: Request) => void | Promise<void>;
+
+/** Template paths by status code (400–599) or `default`. */
+export type ErrorTemplatePaths = { [status: number]: string; default?: string };
 
 /** The layers a caller can plug handlers into. */
 export type PluggableLayer = 'security-headers' | 'cors' | 'session' | 'firewall' | 'locale' | 'time-zone';
@@ -113,6 +167,11 @@ export interface ResolvedKernelOptions {
   readonly security?: FirewallOptions;
   readonly locale?: LocaleOptions;
   readonly timeZone?: TimeZoneOptions;
+  readonly onError?: ErrorHook;
+  readonly errors: 'render' | 'next';
+  readonly notFound: 'render' | 'next';
+  /** Absolute template paths by `'404'`... or `'default'`, each checked to be a readable file. */
+  readonly errorTemplates: Readonly<Record<string, string>>;
 }
 
 /** A bad kernel option, found at construction. The message names the option and the fix. */
@@ -151,7 +210,32 @@ const schema = z.object({
   security: plainObject.optional(),
   locale: plainObject.optional(),
   timeZone: plainObject.optional(),
+  onError: z.custom<ErrorHook>((v) => typeof v === 'function', 'expected a function (error, req) => void').optional(),
+  errors: z.enum(['render', 'next']).optional(),
+  notFound: z.enum(['render', 'next']).optional(),
+  errorTemplates: z.record(z.string(), z.string().refine((p) => path.isAbsolute(p), 'expected an absolute path of a nunjucks template')).optional(),
 }).strict();
+
+/**
+ * Each template path must name a readable file, checked now so a typo is a start-up error.
+ * @throws KernelConfigError naming `errorTemplates.<key>`
+ */
+function checkErrorTemplates(paths: Record<string, string>): Readonly<Record<string, string>> {
+  for (const [key, file] of Object.entries(paths)) {
+    if (!/^(?:[45]\d\d|default)$/.test(key)) {
+      throw new KernelConfigError(`errorTemplates.${key}`, 'expected a status code from 400 to 599 or "default" as the key.');
+    }
+    let isFile = false;
+    try {
+      isFile = fs.statSync(file).isFile();
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch {
+      isFile = false;
+    }
+    if (!isFile) throw new KernelConfigError(`errorTemplates.${key}`, `no readable template file at ${JSON.stringify(file)}.`);
+  }
+  return Object.freeze({ ...paths });
+}
 
 function suggest(key: string, known: string[]): string {
   const best = closestName(key, known);
@@ -210,5 +294,9 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     security: o.security as FirewallOptions | undefined,
     locale: o.locale as LocaleOptions | undefined,
     timeZone: o.timeZone as TimeZoneOptions | undefined,
+    onError: o.onError,
+    errors: o.errors ?? 'render',
+    notFound: o.notFound ?? 'render',
+    errorTemplates: checkErrorTemplates(o.errorTemplates ?? {}),
   });
 }

@@ -9,20 +9,6 @@ import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } fr
 import { InvalidRouteError } from '../routing/errors';
 
 /**
- * The router layer (Symfony `RouterListener` + `RedirectController`): matches the request's raw
- * path info, answers trailing-slash and scheme redirects with a 301 to an absolute URL that
- * keeps the raw query string, runs the matched route's controller, and turns routing errors into
- * HTTP errors with Symfony's exact messages:
- * - `No route found for "GET http://host/path"` (+ ` (from "<Referer>")`) → 404, the routing
- *   error kept as `cause`;
- * - `No route found for "POST http://host/path": Method Not Allowed (Allow: GET, HEAD)` → 405
- *   with `Allow`.
- * @param matcher - the matcher
- * @param routes - the table, to find the matched route's controller
- * @param routeHandlers - run after the match and before the controller (body parsing,
- *   post-deserialization checks)
- */
-/**
  * A header value as text: Node reads header bytes as latin1, clients send UTF-8, so valid UTF-8
  * is decoded as such.
  */
@@ -52,7 +38,37 @@ function notFound(req: Request, method: string, url: string, cause: ResourceNotF
   return new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', method, url) + from, { cause });
 }
 
-export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteCollection, routeHandlers: readonly RequestHandler[] = []): RequestHandler {
+/** Options of {@link routerMiddleware}. */
+export interface RouterLayerOptions {
+  /**
+   * `'next'`: a path no route matches (a 404, not a 405) calls `next()`, so the handlers after
+   * the kernel in the host app get the request. @default 'render' (a `NotFoundHttpError`)
+   */
+  notFound?: 'render' | 'next';
+}
+
+/**
+ * The router layer (Symfony `RouterListener` + `RedirectController`): matches the request's raw
+ * path info, answers trailing-slash and scheme redirects with a 301 to an absolute URL that
+ * keeps the raw query string, runs the matched route's controller, and turns routing errors into
+ * HTTP errors with Symfony's exact messages:
+ * - `No route found for "GET http://host/path"` (+ ` (from "<Referer>")`) → 404, the routing
+ *   error kept as `cause`;
+ * - `No route found for "POST http://host/path": Method Not Allowed (Allow: GET, HEAD)` → 405
+ *   with `Allow`.
+ * @param matcher - the matcher
+ * @param routes - the table, to find the matched route's controller
+ * @param routeHandlers - run after the match and before the controller (body parsing,
+ *   post-deserialization checks)
+ * @param options - `notFound: 'next'` lets unmatched paths fall through to the host app
+ */
+export function routerMiddleware(
+  matcher: UrlMatcherInterface,
+  routes: RouteCollection,
+  routeHandlers: readonly RequestHandler[] = [],
+  options: RouterLayerOptions = {},
+): RequestHandler {
+  const fallThrough = options.notFound === 'next';
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel.uri;
     if (uri === undefined || req.kernel.uriError !== undefined) return next(req.kernel.uriError);
@@ -62,6 +78,7 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
     if (hasTryMatch(matcher)) {
       const outcome = matcher.tryMatch(uri.pathInfo, context);
       if (!('route' in outcome)) {
+        if (fallThrough && outcome.failure !== 'method-not-allowed') return next();
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         return next(outcome.failure === 'method-not-allowed'
           ? methodNotAllowed(method, url, new MethodNotAllowedError(method, outcome.allowedMethods))
@@ -74,7 +91,7 @@ export function routerMiddleware(matcher: UrlMatcherInterface, routes: RouteColl
       } catch (e) {
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         if (e instanceof MethodNotAllowedError) return next(methodNotAllowed(method, url, e));
-        if (e instanceof ResourceNotFoundError) return next(notFound(req, method, url, e));
+        if (e instanceof ResourceNotFoundError) return fallThrough ? next() : next(notFound(req, method, url, e));
         return next(e);
       }
     }
