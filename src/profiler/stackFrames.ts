@@ -22,7 +22,11 @@ export interface StackFrame {
   file?: string;
   line?: number;
   column?: number;
-  /** Node's own code (`node:internal/…`) or a dependency (`node_modules`). */
+  /**
+   * Not the application's code: Node's own (`node:internal/…`), a dependency's (`node_modules`),
+   * or the kernel's (its package's `dist/` or `src/`, the demo excepted). The exception panel
+   * greys these out, as Symfony does `vendor/` frames.
+   */
   vendor: boolean;
   /**
    * The frame's line ±3, when the file exists and is a source file. Stored profiles hold none:
@@ -89,6 +93,21 @@ export function sourceExcerpt(file: string, line: number, context = 3): SourceEx
   return { firstLine: first, lines: lines.slice(first - 1, Math.min(lines.length, line + context)).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l)) };
 }
 
+/** The package's root: `src/profiler` or `dist/profiler` is two folders down. */
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const KERNEL_DIRS = ['dist', 'src'].map((d) => path.join(PACKAGE_ROOT, d) + path.sep);
+/** The demo is an application built on the kernel: its frames are the application's. */
+const DEMO_DIRS = KERNEL_DIRS.map((d) => path.join(d, 'demo') + path.sep);
+
+/**
+ * Whether a frame's file is not the application's: Node's own, a dependency's, the kernel's
+ * own (its `dist/` or `src/`, not the demo), or not a file path at all.
+ */
+export function isVendorFile(file: string): boolean {
+  if (file.startsWith('node:') || !path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) return true;
+  return KERNEL_DIRS.some((d) => file.startsWith(d)) && !DEMO_DIRS.some((d) => file.startsWith(d));
+}
+
 function fileOf(location: string): string {
   if (location.startsWith('file://')) {
     try { return fileURLToPath(location); } catch { return location; }
@@ -115,7 +134,7 @@ export function parseStack(stack: string, message: string, options: StackOptions
     const m = FRAME.exec(raw);
     if (m === null) { frames.push({ text: raw.trim().slice(3), vendor: true }); continue; }
     const file = fileOf(m[2]);
-    const vendor = file.startsWith('node:') || file.includes(`${path.sep}node_modules${path.sep}`) || !path.isAbsolute(file);
+    const vendor = isVendorFile(file);
     frames.push(m[1] === undefined
       ? { file, line: Number(m[3]), column: Number(m[4]), vendor }
       : { function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });

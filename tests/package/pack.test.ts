@@ -69,11 +69,11 @@ describe('npm pack, installed into a fresh project', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('the tarball holds the build, the templates and the README, and no sources or tests', () => {
+  test('the tarball holds the build, the sources its maps name, the templates and the README, and no tests', () => {
     expect(fs.existsSync(tarball)).toBe(true);
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']));
+    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']));
     expect(packedFiles.some((f) => f.startsWith('templates/'))).toBe(true);
-    expect(packedFiles.filter((f) => /^(src|tests|node_modules)\//.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /^(tests|node_modules)\//.test(f))).toEqual([]);
   });
 
   test('require() gives the public API', async () => {
