@@ -4,6 +4,7 @@ import { isHttpError } from './errors';
 import { render } from './templates';
 import { rawUrlEncode } from '../routing/generator/UrlGenerator';
 import { sourceMappedStack } from '../support/sourceMaps';
+import { parseStack } from '../support/stackTrace';
 import type { ErrorPageContext, ErrorTemplates } from './ErrorTemplates';
 
 /** One error of a cause chain, as pages and profiles show it. */
@@ -90,7 +91,8 @@ export function reasonPhrase(status: number): string {
  * - `Accept: application/json` or `application/problem+json` get RFC 9457 problem details
  *   (`type`, `title`, `status`, `detail`), with `Vary: Accept`;
  * - everyone else gets HTML: in debug mode the exception page (`<message> (<code> <reason>)`,
- *   the cause chain, the stack), otherwise a plain error page;
+ *   the cause chain, each stack's frames with Node's, dependencies' and the kernel's own greyed
+ *   out), otherwise a plain error page;
  * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
  *   `X-Debug-Exception-File` (the top frame's file, the `.ts` source when the code is source-mapped);
  * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake).
@@ -123,7 +125,10 @@ export function renderError(error: unknown, req: Request, res: Response, options
     return;
   }
   const html = options.debug
-    ? render('error/exception.html.njk', { message, status, reason, chain, token: options.token, tokenLink: options.tokenLink })
+    ? render('error/exception.html.njk', {
+      message, status, reason, token: options.token, tokenLink: options.tokenLink,
+      chain: chain.map((e) => ({ ...e, frames: parseStack(e.stack, e.message) })),
+    })
     : errorPage({ status, reason, message: exposeMessage ? message : '' }, options.templates);
   res.type('html').send(html);
 }

@@ -8,7 +8,7 @@ import { rawRequest, type Base } from '../helpers/http';
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
 /** The sources whose built output this test runs. */
-const USED = ['support/sourceMaps', 'http/ErrorRenderer', 'profiler/stackFrames', 'kernel/errorHandler', 'kernel/createKernel'];
+const USED = ['support/sourceMaps', 'support/stackTrace', 'http/ErrorRenderer', 'profiler/stackFrames', 'kernel/errorHandler', 'kernel/createKernel'];
 
 /** Builds dist/ (`tsc -p tsconfig.build.json`) when an output this test runs is missing or older than its source. */
 function ensureBuilt(): void {
@@ -90,7 +90,16 @@ describe('a controller written in TypeScript that throws, run from the built dis
       const res = await rawRequest(base, { method: 'GET', target: '/explode' });
       expect(res.status).toBe(500);
       expect(decodeURIComponent(String(res.headers['x-debug-exception-file']))).toBe(`${controllerTs}:6`);
-      expect(res.body).toContain(`at explode (${controllerTs}:6:`);
+      expect(res.body).toContain(`<li><code>at explode (${controllerTs}:6:`);
+    });
+
+    test('the exception page greys out the kernel\'s frames and not the controller\'s', async () => {
+      const res = await rawRequest(base, { method: 'GET', target: '/explode' });
+      const frames = [...res.body.matchAll(/<li( class="frame-vendor")?><code>at ([^<]*)<\/code>/g)].map((m) => ({ vendor: m[1] !== undefined, at: m[2] }));
+      expect(frames[0]).toEqual({ vendor: false, at: expect.stringContaining(`${controllerTs}:6:`) });
+      const kernelFrames = frames.filter((f) => f.at.includes(path.join(ROOT, 'src', 'kernel') + path.sep));
+      expect(kernelFrames.length).toBeGreaterThan(0);
+      expect(kernelFrames.every((f) => f.vendor)).toBe(true);
     });
 
     test('the exception panel names the .ts line, shows its source, and greys out the kernel\'s frames', async () => {
