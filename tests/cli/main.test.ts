@@ -6,18 +6,18 @@ import { CLI, ensureCliBuilt, ROOT } from './builtCli';
 
 // Runs the built console (`bin.express-kernel` → dist/cli/main.js) as a real process.
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return cliWithColumns(80, ...args);
-}
+interface Run { status: number | null; stdout: string; stderr: string }
 
-function cliWithColumns(columns: number, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, COLUMNS: String(columns) },
-  });
+/** Runs the console in `cwd` (the project root by default) with `env` (ours, 80 columns, by default). */
+function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  const env = options.env ?? { ...process.env, COLUMNS: '80' };
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+const cli = (...args: string[]): Run => runCli(args);
+
+const cliWithColumns = (columns: number, ...args: string[]): Run => runCli(args, { env: { ...process.env, COLUMNS: String(columns) } });
 
 let dir: string;
 
@@ -114,7 +114,7 @@ describe('node dist/cli/main.js', () => {
 
     it('accepts a path relative to the working directory', () => {
       writeRoutes('relative.js');
-      const run = spawnSync(process.execPath, [CLI, 'debug:router', 'greet', '--routes', './relative.js'], { cwd: dir, encoding: 'utf8' });
+      const run = runCli(['debug:router', 'greet', '--routes', './relative.js'], { cwd: dir });
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('| Route Name   | greet ');
     });
@@ -175,10 +175,7 @@ describe('node dist/cli/main.js', () => {
       return root;
     }
 
-    function cliIn(cwd: string, ...args: string[]): ReturnType<typeof cli> {
-      const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, COLUMNS: '120' } });
-      return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-    }
+    const cliIn = (cwd: string, ...args: string[]): Run => runCli(args, { cwd, env: { ...process.env, COLUMNS: '120' } });
 
     it.each([
       ['routes.ts', 'export default createRoutes;'],
@@ -228,10 +225,7 @@ describe('node dist/cli/main.js', () => {
       return { ...inherited, COLUMNS: '80', TERM: 'xterm-256color', ...env };
     }
 
-    function cliEnv(env: NodeJS.ProcessEnv, ...args: string[]): ReturnType<typeof cli> {
-      const run = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: colourEnv(env) });
-      return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-    }
+    const cliEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Run => runCli(args, { env: colourEnv(env) });
 
     /** Runs the console on a pseudo-terminal (util-linux `script`), which makes stdout a TTY; returns what it showed. */
     function onTerminal(env: NodeJS.ProcessEnv, ...args: string[]): string {
