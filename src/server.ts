@@ -72,6 +72,12 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   const server = http.createServer({ requireHostHeader: false }, kernel);
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);
+    }
+    fail(`PORT ${port} on HOST ${host} cannot be listened on (${error.code ?? 'error'}): ${error.message}`);
+  });
   server.listen(port, host, () => {
     const address = server.address();
     const actual = typeof address === 'object' && address !== null ? address.port : port;

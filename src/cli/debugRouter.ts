@@ -7,7 +7,7 @@ import {
   describeRouteText,
   type NamedRoute,
 } from './descriptor';
-import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, renderThrowable } from './style';
+import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, renderThrowable, type Palette } from './style';
 
 /** The formats `debug:router` can print (Symfony also has `xml` and `md`). */
 export const DEBUG_ROUTER_FORMATS = ['txt', 'json'] as const;
@@ -29,6 +29,10 @@ export interface DebugRouterOptions {
   showControllers?: boolean;
   /** Terminal width in columns, for wrapping error messages. @default 80 */
   terminalWidth?: number;
+  /** The colours of stdout (see `paletteFor`); the JSON format is never coloured. @default PLAIN */
+  palette?: Palette;
+  /** The colours of stderr, for the error box. @default PLAIN */
+  errorPalette?: Palette;
 }
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
@@ -36,18 +40,14 @@ export const DEBUG_ROUTER_SYNOPSIS = 'debug:router [--routes ROUTES] [--format F
 
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-function failure(message: string, width: number): CommandResult {
-  return { output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width), exitCode: 1, stream: 'stderr' };
-}
-
 function isFormat(format: string): format is DebugRouterFormat {
   return (DEBUG_ROUTER_FORMATS as readonly string[]).includes(format);
 }
 
-function describeList(routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean): string {
+function describeList(routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean, palette: Palette): string {
   if (format === 'json') return describeRouteCollectionJson(routes);
-  const io = new ConsoleStyle();
-  io.table(describeRouteCollectionText(routes, showControllers));
+  const io = new ConsoleStyle(DEFAULT_TERMINAL_WIDTH, palette);
+  io.table(describeRouteCollectionText(routes, showControllers, palette));
   return io.toString();
 }
 
@@ -72,25 +72,29 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const format = options.format ?? 'txt';
   const width = options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH;
   const showControllers = options.showControllers ?? false;
+  const palette = options.palette ?? PLAIN;
+  const fail = (message: string): CommandResult => ({
+    output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width, options.errorPalette ?? PLAIN), exitCode: 1, stream: 'stderr',
+  });
   const all: NamedRoute[] = routes.all();
   let name = options.name;
 
   if (name === undefined || name === '') {
-    if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
-    return { output: describeList(all, format, showControllers), exitCode: 0, stream: 'stdout' };
+    if (!isFormat(format)) return fail(`Unsupported format "${format}".`);
+    return { output: describeList(all, format, showControllers, palette), exitCode: 0, stream: 'stdout' };
   }
 
   let route = routes.get(name);
   const needle = asciiLower(name);
   const matching = all.filter(([n]) => asciiLower(n).includes(needle));
   if (route === undefined && matching.length > 1) {
-    if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
-    return { output: describeList(matching, format, showControllers), exitCode: 0, stream: 'stdout' };
+    if (!isFormat(format)) return fail(`Unsupported format "${format}".`);
+    return { output: describeList(matching, format, showControllers, palette), exitCode: 0, stream: 'stdout' };
   }
   if (route === undefined && matching.length === 1) [name, route] = matching[0];
-  if (route === undefined) return failure(`The route "${name}" does not exist.`, width);
-  if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
+  if (route === undefined) return fail(`The route "${name}" does not exist.`);
+  if (!isFormat(format)) return fail(`Unsupported format "${format}".`);
 
-  const output = format === 'json' ? describeRouteJson(route) : describeRouteText(name, route);
+  const output = format === 'json' ? describeRouteJson(route) : describeRouteText(name, route, palette);
   return { output, exitCode: 0, stream: 'stdout' };
 }

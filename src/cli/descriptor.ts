@@ -1,4 +1,5 @@
 import type { Route } from '../routing/Route';
+import { PLAIN, type Palette } from './style';
 import { renderTable } from './table';
 
 /** A named route, as `RouteCollection.all()` lists them. */
@@ -110,10 +111,11 @@ const any = (list: readonly string[]): string => (list.length > 0 ? list.join('|
  * Symfony prints its PCRE (`{^/a$}sDu`).
  * @param name - the route name
  * @param route - the route
+ * @param palette - the colours (the headers are green on a terminal) @default PLAIN
  * @returns the rendered table
  * @throws InvalidRouteError when the route does not compile
  */
-export function describeRouteText(name: string, route: Route): string {
+export function describeRouteText(name: string, route: Route, palette: Palette = PLAIN): string {
   const compiled = route.compile();
   const rows: string[][] = [
     ['Route Name', name],
@@ -130,7 +132,7 @@ export function describeRouteText(name: string, route: Route): string {
   ];
   const condition = conditionOf(route);
   if (condition !== undefined) rows.push(['Condition', condition]);
-  return renderTable(['Property', 'Value'], rows, 'default');
+  return renderTable(['Property', 'Value'], rows, 'default', palette.info);
 }
 
 /**
@@ -139,9 +141,14 @@ export function describeRouteText(name: string, route: Route): string {
  * methods, schemes or host, in the `symfony-style-guide` table style.
  * @param routes - the named routes, in matching order
  * @param showControllers - add the Controller column @default false
+ * @param palette - the colours (the headers are green on a terminal) @default PLAIN
  * @returns the rendered table (without the blank line `SymfonyStyle::table()` adds after it)
  */
-export function describeRouteCollectionText(routes: Iterable<NamedRoute>, showControllers = false): string {
+export function describeRouteCollectionText(
+  routes: Iterable<NamedRoute>,
+  showControllers = false,
+  palette: Palette = PLAIN,
+): string {
   const headers = ['Name', 'Method', 'Scheme', 'Host', 'Path'];
   if (showControllers) headers.push('Controller');
   const rows: string[][] = [];
@@ -150,7 +157,7 @@ export function describeRouteCollectionText(routes: Iterable<NamedRoute>, showCo
     if (showControllers) row.push(route.controller === undefined ? '' : formatCallable(route.controller));
     rows.push(row);
   }
-  return renderTable(headers, rows, 'symfony-style-guide');
+  return renderTable(headers, rows, 'symfony-style-guide', palette.info);
 }
 
 function jsonString(value: string): string {

@@ -1,10 +1,12 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ProfileCriteria } from '../profiler/Profile';
 import { createProfilerStorage, ProfilerStorageConfig } from '../profiler/storage/createProfilerStorage';
-import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
+import type { ClosableProfilerStorage, ProfilerStorage } from '../profiler/storage/ProfilerStorage';
 import { MAX_AGE_SECONDS } from '../profiler/storage/retention';
 import { DEFAULT_SQLITE_PATH } from '../profiler/storage/SqliteProfilerStorage';
 import type { CommandResult } from './result';
-import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, renderThrowable } from './style';
+import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, renderThrowable, type Palette } from './style';
 import { renderTable } from './table';
 
 export const PROFILER_LIST_SYNOPSIS =
@@ -29,6 +31,8 @@ export interface ProfilerListCriteria {
   limit?: string;
   /** The terminal width, for the blocks. @default 80 */
   terminalWidth?: number;
+  /** The colours of stdout (see `paletteFor`). @default PLAIN */
+  palette?: Palette;
 }
 
 /** Where the profiles are: the `--sqlite` and `--redis` options of the profiler commands. */
@@ -74,7 +78,8 @@ function criteriaOf(options: ProfilerListCriteria): ProfileCriteria {
  * @throws Error when the store fails
  */
 export async function profilerList(storage: ProfilerStorage, criteria: ProfilerListCriteria = {}): Promise<CommandResult> {
-  const io = new ConsoleStyle(criteria.terminalWidth ?? DEFAULT_TERMINAL_WIDTH);
+  const palette = criteria.palette ?? PLAIN;
+  const io = new ConsoleStyle(criteria.terminalWidth ?? DEFAULT_TERMINAL_WIDTH, palette);
   let search: ProfileCriteria;
   try {
     search = criteriaOf(criteria);
@@ -85,12 +90,12 @@ export async function profilerList(storage: ProfilerStorage, criteria: ProfilerL
   }
   const found = await storage.find(search);
   if (found.length === 0) {
-    io.block('No profiles found.', 'INFO');
+    io.info('No profiles found.');
     return { output: io.toString(), exitCode: 0, stream: 'stdout' };
   }
   const rows = found.map((p) => [p.token, p.ip, p.method, String(p.statusCode), p.url, new Date(p.time).toISOString()]);
   io.newLine();
-  io.table(renderTable(['Token', 'IP', 'Method', 'Status', 'URL', 'Time'], rows, 'symfony-style-guide'));
+  io.table(renderTable(['Token', 'IP', 'Method', 'Status', 'URL', 'Time'], rows, 'symfony-style-guide', palette.info));
   io.text(`${found.length} profile${found.length === 1 ? '' : 's'}, newest first.`);
   return { output: io.toString(), exitCode: 0, stream: 'stdout' };
 }
@@ -100,9 +105,12 @@ export async function profilerList(storage: ProfilerStorage, criteria: ProfilerL
  * @returns `{ output, exitCode: 0, stream: 'stdout' }`
  * @throws Error when the store fails
  */
-export async function profilerPurge(storage: ProfilerStorage, options: { terminalWidth?: number } = {}): Promise<CommandResult> {
+export async function profilerPurge(
+  storage: ProfilerStorage,
+  options: { terminalWidth?: number; palette?: Palette } = {},
+): Promise<CommandResult> {
   await storage.purge();
-  const io = new ConsoleStyle(options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH);
+  const io = new ConsoleStyle(options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH, options.palette);
   io.success('All profiles were purged.');
   return { output: io.toString(), exitCode: 0, stream: 'stdout' };
 }
@@ -125,19 +133,64 @@ export function profilerStorageConfig(selection: ProfilerStorageSelection, env: 
   return { sqlitePath: env.PROFILER_SQLITE || DEFAULT_SQLITE_PATH, maxAgeSeconds };
 }
 
+const REDIS_FLAG = '"--redis <url>"';
+const SQLITE_FLAG = '"--sqlite <path>"';
+
+/** Where a store setting came from, to name it in an error: the option, else the variable. */
+function origin(option: string, variable: string, fromOption: boolean): string {
+  return fromOption ? `the ${option} option` : `${variable} (or the ${option} option)`;
+}
+
+/** The store of {@link profilerStorageConfig}, opened read-only in spirit: nothing is created. */
+async function openStore(selection: ProfilerStorageSelection, env: NodeJS.ProcessEnv): Promise<ClosableProfilerStorage> {
+  const config = profilerStorageConfig(selection, env);
+  const url = config.redisUrl;
+  if (url !== undefined) {
+    const from = origin(REDIS_FLAG, 'REDIS_URL', selection.redis !== undefined);
+    if (!/^rediss?:\/\/./.test(url)) {
+      throw new Error(`The Redis URL "${url}" given by ${from} is not a redis:// or rediss:// URL, `
+        + 'e.g. redis://127.0.0.1:6379.');
+    }
+    try {
+      return await createProfilerStorage(config);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/^.*cannot connect to Redis at "[^"]*": /, '');
+      throw new Error(`Cannot connect to Redis at "${url}" given by ${from}: ${reason}`, { cause: error });
+    }
+  }
+  const file = config.sqlitePath ?? DEFAULT_SQLITE_PATH;
+  if (file !== ':memory:' && !fs.existsSync(file)) {
+    const from = selection.sqlite !== undefined ? `the ${SQLITE_FLAG} option`
+      : env.PROFILER_SQLITE ? 'PROFILER_SQLITE' : 'the default';
+    throw new Error(`The SQLite file "${file}" (${path.resolve(file)}, from ${from}) does not exist, and the profiler `
+      + `commands do not create it: pass the file the service writes its profiles to with ${SQLITE_FLAG}, `
+      + `or a Redis store with ${REDIS_FLAG}.`);
+  }
+  return createProfilerStorage(config);
+}
+
 /**
- * Opens the selected store, runs a command on it and closes the store. A failure (bad option,
- * store that cannot be opened or that fails) is rendered as Symfony's console application
- * renders an exception: on stderr, exit code 1.
+ * Opens the selected store, runs a command on it and closes the store. The store is never
+ * created: a SQLite file that does not exist is an error naming the file and `--sqlite <path>`;
+ * a Redis URL that is malformed or unreachable is an error naming `--redis <url>` (or
+ * `REDIS_URL` when the URL came from it). A failure (bad option, store that cannot be opened or
+ * that fails) is rendered as Symfony's console application renders an exception: on stderr,
+ * exit code 1.
+ * @param synopsis - the command's usage line, printed under an error
+ * @param selection - the `--sqlite` / `--redis` options
+ * @param command - the command to run on the open store
+ * @param options - `env` (for `REDIS_URL`, `PROFILER_SQLITE`), `terminalWidth`, and `errorPalette`
+ *   (the colours of stderr)
+ * @returns the command's result, or the rendered error
  */
 export async function runProfilerCommand(
   synopsis: string,
   selection: ProfilerStorageSelection,
   command: (storage: ProfilerStorage) => Promise<CommandResult>,
-  options: { env?: NodeJS.ProcessEnv; terminalWidth?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; terminalWidth?: number; errorPalette?: Palette } = {},
 ): Promise<CommandResult> {
   try {
-    const storage = await createProfilerStorage(profilerStorageConfig(selection, options.env));
+    const storage = await openStore(selection, options.env ?? process.env);
     try {
       return await command(storage);
     } finally {
@@ -145,6 +198,7 @@ export async function runProfilerCommand(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { output: renderThrowable(message, synopsis, options.terminalWidth), exitCode: 1, stream: 'stderr' };
+    const output = renderThrowable(message, synopsis, options.terminalWidth, options.errorPalette);
+    return { output, exitCode: 1, stream: 'stderr' };
   }
 }

@@ -3,7 +3,7 @@ import type { RouteCollection } from '../routing/RouteCollection';
 import { TraceableUrlMatcher, TraceLevel } from '../routing/matcher/TraceableUrlMatcher';
 import { describeRouteText } from './descriptor';
 import type { CommandResult } from './result';
-import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH } from './style';
+import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, type Palette } from './style';
 
 /** How `router:match` is called; all fields are optional. */
 export interface RouterMatchOptions {
@@ -17,6 +17,8 @@ export interface RouterMatchOptions {
   verbose?: boolean;
   /** Terminal width in columns: the `[OK]`/`[ERROR]` blocks are `min(width, 120)` wide. @default 80 */
   terminalWidth?: number;
+  /** The colours of stdout (see `paletteFor`). @default PLAIN */
+  palette?: Palette;
 }
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
@@ -55,16 +57,17 @@ export function routerMatch(routes: RouteCollection, pathInfo: string, options: 
     scheme: context.scheme,
   });
 
-  const io = new ConsoleStyle(options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH);
+  const palette = options.palette ?? PLAIN;
+  const io = new ConsoleStyle(options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH, palette);
   io.newLine();
   let matches = false;
   for (const trace of traces) {
     if (trace.level === TraceLevel.ROUTE_ALMOST_MATCHES) {
-      io.text(`Route "${trace.name}" almost matches but ${lcfirst(trace.log)}`);
+      io.text(`Route ${palette.info(`"${trace.name}"`)} almost matches but ${lcfirst(trace.log)}`);
     } else if (trace.level === TraceLevel.ROUTE_MATCHES) {
       io.success(`Route "${trace.name}" matches`);
       const route = routes.get(trace.name);
-      if (route !== undefined) io.raw(describeRouteText(trace.name, route));
+      if (route !== undefined) io.raw(describeRouteText(trace.name, route, palette));
       matches = true;
     } else if (options.verbose === true) {
       io.text(`Route "${trace.name}" does not match: ${trace.log}`);

@@ -1,4 +1,63 @@
+import * as tty from 'node:tty';
+import { styleText } from 'node:util';
 import { stringWidth } from './table';
+
+/**
+ * How console output is coloured: Symfony Console's default output styles, as functions that wrap
+ * text in them. {@link PLAIN} leaves text as it is; {@link COLOURED} uses `util.styleText`.
+ */
+export interface Palette {
+  /** True when the palette colours: a decorated output also gets the padding lines of the blocks. */
+  readonly decorated: boolean;
+  /** `<info>`, green text: table headers, the synopsis under an error, a route name in `router:match`. */
+  info(text: string): string;
+  /** `fg=black;bg=green`: the `[OK]` block. */
+  success(text: string): string;
+  /** `<error>`, white on red: the `[ERROR]` block and the error box. */
+  error(text: string): string;
+}
+
+const same = (text: string): string => text;
+
+/** No colours (an undecorated output: a pipe, a file, `NO_COLOR`). */
+export const PLAIN: Palette = Object.freeze({ decorated: false, info: same, success: same, error: same });
+
+/** `util.styleText` without its own check of `process.stdout`: {@link shouldColorize} decides, per stream. */
+function style(format: Parameters<typeof styleText>[0]): (text: string) => string {
+  return (text) => styleText(format, text, { validateStream: false });
+}
+
+/** Symfony Console's default colours, through `util.styleText` (Node >= 20.12). */
+export const COLOURED: Palette = Object.freeze({
+  decorated: true,
+  info: style('green'),
+  success: style(['black', 'bgGreen']),
+  error: style(['white', 'bgRed']),
+});
+
+/**
+ * Whether to colour what goes to `stream`, decided as Node decides for its own output
+ * (`util.styleText`, the REPL): `FORCE_COLOR` set colours any stream unless it is `0` or `false`;
+ * otherwise only a terminal is coloured, and not when `NO_COLOR` or `NODE_DISABLE_COLORS` is set
+ * or `TERM` is `dumb`. Always false on a Node without `util.styleText` (before 20.12).
+ * @param stream - the output stream, e.g. `process.stdout`
+ * @param env - the environment @default process.env
+ * @returns true when the output should carry colours
+ */
+export function shouldColorize(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (typeof styleText !== 'function') return false;
+  if (env.FORCE_COLOR === undefined && stream.isTTY !== true) return false;
+  return tty.WriteStream.prototype.getColorDepth.call(stream, env) > 2;
+}
+
+/**
+ * The palette for a stream: {@link COLOURED} when {@link shouldColorize} says so, else {@link PLAIN}.
+ * @param stream - the output stream
+ * @param env - the environment @default process.env
+ */
+export function paletteFor(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
+  return shouldColorize(stream, env) ? COLOURED : PLAIN;
+}
 
 /** Symfony Console's `SymfonyStyle::MAX_LINE_LENGTH`: blocks are never wider than this. */
 export const MAX_LINE_LENGTH = 120;
@@ -59,10 +118,10 @@ export function wordwrap(text: string, width: number): string {
 }
 
 /**
- * Writes console output the way Symfony Console's `SymfonyStyle` does on an undecorated output
- * (no colours, as when piped): the blank-line bookkeeping of `text()`, `success()`, `error()`,
- * `table()` and `newLine()`, and blocks padded with spaces to the line length. Styles only
- * change colours in Symfony, so they are left out.
+ * Writes console output the way Symfony Console's `SymfonyStyle` does: the blank-line bookkeeping
+ * of `text()`, `success()`, `error()`, `info()`, `table()` and `newLine()`, and blocks padded with
+ * spaces to the line length. With a decorated palette (a terminal), the blocks are coloured and
+ * framed by a padding line above and below, as Symfony frames them on a decorated output.
  */
 export class ConsoleStyle {
   private out = '';
@@ -71,9 +130,16 @@ export class ConsoleStyle {
   /** The block width: `min(terminal width, 120)` (`SymfonyStyle::$lineLength`). */
   readonly lineLength: number;
 
-  /** @param width - the terminal width, see {@link terminalWidth} @default 80 */
-  constructor(width: number = DEFAULT_TERMINAL_WIDTH) {
+  /** The colours of the output. */
+  readonly palette: Palette;
+
+  /**
+   * @param width - the terminal width, see {@link terminalWidth} @default 80
+   * @param palette - the colours, see {@link paletteFor} @default PLAIN
+   */
+  constructor(width: number = DEFAULT_TERMINAL_WIDTH, palette: Palette = PLAIN) {
     this.lineLength = Math.min(width, MAX_LINE_LENGTH);
+    this.palette = palette;
   }
 
   private writeln(line: string): void {
@@ -97,30 +163,37 @@ export class ConsoleStyle {
 
   /** ` [OK] message`, as a block (`SymfonyStyle::success`). */
   success(message: string): void {
-    this.block(message, 'OK');
+    this.block(message, 'OK', this.palette.success, true);
   }
 
   /** ` [ERROR] message`, as a block (`SymfonyStyle::error`). */
   error(message: string): void {
-    this.block(message, 'ERROR');
+    this.block(message, 'ERROR', this.palette.error, true);
+  }
+
+  /** ` [INFO] message`, as a block in green (`SymfonyStyle::info`). */
+  info(message: string): void {
+    this.block(message, 'INFO', this.palette.info, true);
   }
 
   /**
    * A block (`SymfonyStyle::block`): preceded by a blank line, the message wrapped to the line
    * length with the `[TYPE] ` label on its first line and the following lines indented under it,
-   * every line padded with spaces to the line length, then a blank line.
+   * every line padded with spaces to the line length and painted with `paint`, then a blank line.
+   * With `padding` on a decorated output, a painted line of spaces comes before and after.
+   * @param paint - the block's style @default no style
+   * @param padding - frame the block with painted empty lines when decorated @default false
    */
-  block(message: string, type: string): void {
+  block(message: string, type: string, paint: (text: string) => string = same, padding = false): void {
     const chars = this.tail.slice(-2);
     this.tail = '';
     if (chars === '') this.newLine();
     else this.newLine(2 - (chars.match(/\n/g) ?? []).length);
     const label = `[${type}] `;
-    const lines = wordwrap(message, Math.min(this.lineLength - 1 - label.length, this.lineLength)).split('\n');
-    lines.forEach((line, i) => {
-      const full = ` ${i === 0 ? label : ' '.repeat(label.length)}${line}`;
-      this.writeln(full + ' '.repeat(Math.max(0, this.lineLength - stringWidth(full))));
-    });
+    const lines = wordwrap(message, Math.min(this.lineLength - 1 - label.length, this.lineLength)).split('\n')
+      .map((line, i) => ` ${i === 0 ? label : ' '.repeat(label.length)}${line}`);
+    const framed = padding && this.palette.decorated ? ['', ...lines, ''] : lines;
+    for (const full of framed) this.writeln(paint(full + ' '.repeat(Math.max(0, this.lineLength - stringWidth(full)))));
     this.newLine();
   }
 
@@ -161,17 +234,24 @@ function splitByWidth(line: string, width: number): string[] {
 
 /**
  * Renders an error the way Symfony Console's `Application::renderThrowable()` renders a console
- * exception at normal verbosity without decoration: a blank line, the message framed by lines of
- * spaces (the red box), a blank line, then the command's synopsis and a blank line.
+ * exception at normal verbosity: a blank line, the message framed by lines of spaces (the box,
+ * white on red when decorated), a blank line, then the command's synopsis (green when decorated)
+ * and a blank line.
  * @param message - the error message (trimmed; each line split to the terminal width minus 5)
  * @param synopsis - the running command's synopsis, e.g. `debug:router [--format FORMAT] [--] [<name>]`
  * @param width - the terminal width @default 80
+ * @param palette - the colours of the error output @default PLAIN
  * @returns the text Symfony writes to stderr
  */
-export function renderThrowable(message: string, synopsis: string, width: number = DEFAULT_TERMINAL_WIDTH): string {
+export function renderThrowable(
+  message: string,
+  synopsis: string,
+  width: number = DEFAULT_TERMINAL_WIDTH,
+  palette: Palette = PLAIN,
+): string {
   const lines = message.trim().split(/\r?\n/).flatMap((l) => splitByWidth(l, width - 1 - 4));
   const len = Math.max(0, ...lines.map((l) => stringWidth(l) + 4));
-  const empty = ' '.repeat(len);
-  const body = lines.map((l) => `  ${l}  ${' '.repeat(len - stringWidth(l) - 4)}`);
-  return ['', empty, ...body, empty, '', synopsis, ''].map((l) => `${l}\n`).join('');
+  const empty = palette.error(' '.repeat(len));
+  const body = lines.map((l) => palette.error(`  ${l}  ${' '.repeat(len - stringWidth(l) - 4)}`));
+  return ['', empty, ...body, empty, '', palette.info(synopsis), ''].map((l) => `${l}\n`).join('');
 }

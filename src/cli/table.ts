@@ -64,12 +64,15 @@ function expand(row: readonly string[], columns: number): string[][] {
  * @param headers - the header cells; with none, the header row and its separator are left out
  * @param rows - the body rows; a short row is filled with empty cells
  * @param style - the border style @default 'default'
+ * @param paintHeader - styles each padded header cell (Symfony's `<info>`, green, on a terminal)
+ *   @default no style
  * @returns the rendered table, or `''` when there are no columns at all
  */
 export function renderTable(
   headers: readonly string[],
   rows: ReadonlyArray<readonly string[]>,
   style: TableStyleName = 'default',
+  paintHeader: (cell: string) => string = (cell) => cell,
 ): string {
   const s = STYLES[style];
   const columns = Math.max(headers.length, ...rows.map((r) => r.length));
@@ -79,12 +82,12 @@ export function renderTable(
   const widths = Array.from({ length: columns }, (_, i) =>
     Math.max(0, ...[...headerLines, ...bodyLines].map((line) => stringWidth(line[i]))));
   const separator = s.crossing + widths.map((w) => s.horizontal.repeat(w + 2)).join(s.crossing) + s.crossing;
-  const render = (line: string[]): string =>
-    s.vertical + line.map((cell, i) => ` ${pad(cell, widths[i])} `).join(s.vertical) + s.vertical;
+  const render = (line: string[], paint = (cell: string) => cell): string =>
+    s.vertical + line.map((cell, i) => ` ${paint(pad(cell, widths[i]))} `).join(s.vertical) + s.vertical;
 
   const out: string[] = [];
-  if (headerLines.length > 0) out.push(separator, ...headerLines.map(render));
-  if (bodyLines.length > 0) out.push(separator, ...bodyLines.map(render));
+  if (headerLines.length > 0) out.push(separator, ...headerLines.map((line) => render(line, paintHeader)));
+  if (bodyLines.length > 0) out.push(separator, ...bodyLines.map((line) => render(line)));
   out.push(separator);
   return out.map((l) => `${l}\n`).join('');
 }

@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { debugRouter } from '../../src/cli/debugRouter';
-import { isRouteCollectionLike, isRoutesModuleError, loadRoutes, RoutesModuleError } from '../../src/cli/loadRoutes';
+import {
+  CONFIG_FILE_NAMES, isRouteCollectionLike, isRoutesModuleError, loadRoutes, resolveRoutesSource, RoutesModuleError, routesFileType,
+} from '../../src/cli/loadRoutes';
 import { routerMatch } from '../../src/cli/routerMatch';
 import { RouteCollection } from '../../src/routing';
 
@@ -44,6 +46,9 @@ describe('loadRoutes(modulePath, cwd)', () => {
     ['a default export', 'esm-default.js', `Object.defineProperty(exports, '__esModule', { value: true });\nexports.default = ${TABLE};`],
     ['a "routes" export', 'named.js', `exports.routes = ${TABLE};`],
     ['a createRoutes() function', 'factory.js', `exports.createRoutes = () => ${TABLE};`],
+    ['a function as module.exports', 'fn.js', `module.exports = () => ${TABLE};`],
+    ['a default-exported function', 'fn-default.js', `exports.default = function createRoutes() { return ${TABLE}; };`],
+    ['a "routes" function', 'fn-named.js', `exports.routes = () => ${TABLE};`],
   ])('loads a collection exported as %s', (_label, file, body) => {
     const routes = loadRoutes(writeModule(file, body));
     expect(routes).toBeInstanceOf(RouteCollection);
@@ -78,7 +83,7 @@ describe('loadRoutes(modulePath, cwd)', () => {
     expect(error.message).not.toContain('\n');
     expect(error.modulePath).toBe('./missing.js');
     expect(error.code).toBe('ERR_CLI_ROUTES_MODULE');
-    expect(error.cause).toBeDefined();
+    expect(error.message).toContain(`Cannot find module "${path.join(dir, 'missing.js')}"`);
   });
 
   it('throws when the module itself throws while loading', () => {
@@ -89,7 +94,8 @@ describe('loadRoutes(modulePath, cwd)', () => {
   it('throws when the module exports no collection', () => {
     const file = writeModule('empty.js', 'exports.other = 1;');
     expect(() => loadRoutes(file)).toThrow(
-      `The routes module "${file}" exports no RouteCollection: export one as the default export or as "routes", or export a function createRoutes() that returns one.`,
+      `The routes module "${file}" exports no RouteCollection: export one as the default export or as "routes", `
+      + 'or export a function returning one (as the default export, "routes" or "createRoutes").',
     );
   });
 
@@ -107,5 +113,71 @@ describe('isRouteCollectionLike(value)', () => {
     expect(isRouteCollectionLike({ all: () => [], get: () => undefined, entries: () => [] })).toBe(true);
     expect(isRouteCollectionLike({ all: () => [] })).toBe(false);
     expect(isRouteCollectionLike(null)).toBe(false);
+  });
+});
+
+describe('routesFileType(file)', () => {
+  it('sends TypeScript and .mjs through tsx, the rest through require', () => {
+    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.mjs', 'A.TS'].map(routesFileType)).toEqual(Array(6).fill('typescript'));
+    expect(['a.js', 'a.cjs', 'a.json', 'pkg/routes'].map(routesFileType)).toEqual(Array(4).fill('commonjs'));
+  });
+});
+
+describe('resolveRoutesSource(modulePath, cwd) and express-kernel.config.*', () => {
+  // TypeScript and .mjs files go through tsx, which needs Node's own module loader rather than
+  // jest's: main.test.ts covers them with the built console. Here the routes module is JavaScript.
+
+  /** A fresh project directory with a routes module at src/routes.js. */
+  function project(name: string): string {
+    const root = path.join(dir, name);
+    fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeModule(`${name}/src/routes.js`, `module.exports = ${TABLE};`);
+    return root;
+  }
+
+  it('falls back to the demo table when there is neither --routes nor a config file', () => {
+    const root = project('bare');
+    expect(resolveRoutesSource(undefined, root)).toEqual({ kind: 'demo' });
+    expect(loadRoutes(undefined, root).get('book_show')).toBeDefined();
+  });
+
+  it.each([
+    ['express-kernel.config.js', "module.exports = { routes: './src/routes.js' };"],
+    ['express-kernel.config.cjs', "exports.default = { routes: './src/routes' };"],
+  ])('reads the routes module that %s names, relative to it', (configName, body) => {
+    const root = project(configName.replace(/\W/g, '_'));
+    fs.writeFileSync(path.join(root, configName), `${body}\n`);
+    expect(resolveRoutesSource(undefined, root)).toMatchObject({
+      kind: 'config', file: path.join(root, 'src/routes.js'), given: body.match(/'(.+)'/)?.[1], configFile: path.join(root, configName),
+    });
+    expect(loadRoutes(undefined, root).all().map(([n]) => n)).toEqual(['hello', 'bye']);
+  });
+
+  it('lets --routes win over the config file', () => {
+    const root = project('both');
+    fs.writeFileSync(path.join(root, 'express-kernel.config.js'), "module.exports = { routes: './nowhere.js' };\n");
+    expect(loadRoutes('./src/routes.js', root).size).toBe(2);
+  });
+
+  it('refuses two config files, naming both', () => {
+    const root = project('twice');
+    fs.writeFileSync(path.join(root, CONFIG_FILE_NAMES[0]), "module.exports = { routes: './src/routes.js' };\n");
+    fs.writeFileSync(path.join(root, CONFIG_FILE_NAMES[3]), "export default { routes: './src/routes.js' };\n");
+    expect(() => loadRoutes(undefined, root))
+      .toThrow(`Found express-kernel.config.js and express-kernel.config.ts in "${root}": keep one of them.`);
+  });
+
+  it('says what the config file must contain when it names no module', () => {
+    const root = project('noroutes');
+    const config = path.join(root, 'express-kernel.config.js');
+    fs.writeFileSync(config, "module.exports = { route: './src/routes.js' };\n");
+    expect(() => loadRoutes(undefined, root)).toThrow(
+      `The config file "${config}" must name the routes module as "routes", e.g. module.exports = { routes: './src/routes.ts' } (got undefined).`);
+  });
+
+  it('names the module the config file points at when it is missing', () => {
+    const root = project('dangling');
+    fs.writeFileSync(path.join(root, 'express-kernel.config.js'), "module.exports = { routes: './src/gone.js' };\n");
+    expect(() => loadRoutes(undefined, root)).toThrow(/^Cannot load the routes module "\.\/src\/gone\.js": Cannot find module/);
   });
 });

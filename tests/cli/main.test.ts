@@ -6,18 +6,18 @@ import { CLI, ensureCliBuilt, ROOT } from './builtCli';
 
 // Runs the built console (`bin.express-kernel` → dist/cli/main.js) as a real process.
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return cliWithColumns(80, ...args);
-}
+interface Run { status: number | null; stdout: string; stderr: string }
 
-function cliWithColumns(columns: number, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, COLUMNS: String(columns) },
-  });
+/** Runs the console in `cwd` (the project root by default) with `env` (ours, 80 columns, by default). */
+function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  const env = options.env ?? { ...process.env, COLUMNS: '80' };
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+const cli = (...args: string[]): Run => runCli(args);
+
+const cliWithColumns = (columns: number, ...args: string[]): Run => runCli(args, { env: { ...process.env, COLUMNS: String(columns) } });
 
 let dir: string;
 
@@ -114,7 +114,7 @@ describe('node dist/cli/main.js', () => {
 
     it('accepts a path relative to the working directory', () => {
       writeRoutes('relative.js');
-      const run = spawnSync(process.execPath, [CLI, 'debug:router', 'greet', '--routes', './relative.js'], { cwd: dir, encoding: 'utf8' });
+      const run = runCli(['debug:router', 'greet', '--routes', './relative.js'], { cwd: dir });
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('| Route Name   | greet ');
     });
@@ -129,9 +129,132 @@ describe('node dist/cli/main.js', () => {
     });
   });
 
-  it('router:match without a path fails with commander\'s usage error', () => {
+  it('router:match without a path fails with commander\'s usage error and the command\'s help, exit 1', () => {
     const run = cli('router:match');
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("missing required argument 'path_info'");
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: missing required argument 'path_info'\n\nUsage: express-kernel router:match \[options\] <path_info>\n/);
+    expect(run.stderr).toContain('--routes <module>');
+  });
+
+  it('--version prints the version of package.json', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const run = cli('--version');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${version}\n`);
+  });
+
+  it('debug:router --help says where the routes come from and that the demo table is the fallback', () => {
+    const run = cli('debug:router', '--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('express-kernel.config.{js,cjs,mjs,ts}');
+    expect(run.stdout).toContain('otherwise the built-in demo routing table');
+  });
+
+  describe('TypeScript routes and express-kernel.config.*', () => {
+    const ROUTING = JSON.stringify(path.join(ROOT, 'dist/routing'));
+
+    /** A project with src/routes.ts: types, an interface, `satisfies`, named controllers. */
+    function project(name: string, exportLine = 'export default createRoutes;'): string {
+      const root = path.join(dir, name);
+      fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'src/routes.ts'), [
+        `import { Route, RouteCollection } from ${ROUTING};`,
+        'interface Params { id: string }',
+        'export function listBooks(): void {}',
+        'const showBook = async (params: Params): Promise<string> => params.id;',
+        'function createRoutes(): RouteCollection {',
+        '  return new RouteCollection()',
+        "    .add('book_list', new Route('/books', { methods: ['GET'], controller: listBooks as never }))",
+        "    .add('book_show', new Route('/books/{id}', { requirements: { id: '[0-9]+' } satisfies Record<string, string>,",
+        '      controller: showBook as never }));',
+        '}',
+        exportLine,
+        '',
+      ].join('\n'));
+      return root;
+    }
+
+    const cliIn = (cwd: string, ...args: string[]): Run => runCli(args, { cwd, env: { ...process.env, COLUMNS: '120' } });
+
+    it.each([
+      ['routes.ts', 'export default createRoutes;'],
+      ['named.mts', 'export const routes = createRoutes();'],
+      ['factory.cts', 'export { createRoutes };'],
+    ])('--routes loads %s through tsx; --show-controllers names the controller functions', (file, exportLine) => {
+      const root = project(file.replace(/\W/g, '_'), exportLine);
+      fs.renameSync(path.join(root, 'src/routes.ts'), path.join(root, 'src', file));
+      const run = cliIn(root, 'debug:router', '--routes', `./src/${file}`, '--show-controllers');
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/^ {2}book_list +GET +ANY +ANY +\/books +listBooks\(\) +$/m);
+      expect(run.stdout).toMatch(/^ {2}book_show +ANY +ANY +ANY +\/books\/\{id\} +showBook\(\) +$/m);
+      expect(run.stdout).not.toContain('api_entrypoint');
+    });
+
+    it.each([
+      ['express-kernel.config.ts', "export default { routes: './src/routes.ts' } satisfies { routes: string };"],
+      ['express-kernel.config.mjs', "export default { routes: './src/routes.ts' };"],
+      ['express-kernel.config.js', "module.exports = { routes: './src/routes' };"],
+    ])('without --routes, reads the module %s in the working directory names', (configName, body) => {
+      const root = project(configName.replace(/\W/g, '_'));
+      fs.writeFileSync(path.join(root, configName), `${body}\n`);
+      const match = cliIn(root, 'router:match', '/books/12');
+      expect(match.stderr).toBe('');
+      expect(match.stdout).toContain(' [OK] Route "book_show" matches');
+      expect(match.stdout).toMatch(/^\| Defaults +\| _controller: showBook\(\) +\|$/m);
+      expect(cliIn(root, 'router:match', '/api').stdout).toContain('None of the routes match the path "/api"');
+    });
+
+    it('a TypeScript error in the routes module is a one-box error naming the module, exit 1', () => {
+      const root = project('broken');
+      fs.writeFileSync(path.join(root, 'src/routes.ts'), 'export const routes: = ;\n');
+      const run = cliIn(root, 'debug:router', '--routes', './src/routes.ts');
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('Cannot load the routes module "./src/routes.ts": ');
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    });
+  });
+
+  describe('colours', () => {
+    const ESC = '\u001b[';
+
+    /** The environment without the colour switches, plus `env`. */
+    function colourEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+      const { FORCE_COLOR: _f, NO_COLOR: _n, NODE_DISABLE_COLORS: _d, ...inherited } = process.env;
+      return { ...inherited, COLUMNS: '80', TERM: 'xterm-256color', ...env };
+    }
+
+    const cliEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Run => runCli(args, { env: colourEnv(env) });
+
+    /** Runs the console on a pseudo-terminal (util-linux `script`), which makes stdout a TTY; returns what it showed. */
+    function onTerminal(env: NodeJS.ProcessEnv, ...args: string[]): string {
+      const command = [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(' ');
+      return spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: colourEnv(env) }).stdout;
+    }
+
+    it('leaves a pipe uncoloured', () => {
+      expect(cliEnv({}, 'router:match', '/nope').stdout).not.toContain(ESC);
+      expect(cliEnv({}, 'debug:router', 'nosuch').stderr).not.toContain(ESC);
+    });
+
+    it('colours a terminal: the [ERROR] block white on red with its padding lines, table headers green', () => {
+      const error = onTerminal({}, 'router:match', '/nope');
+      const pad = `${ESC}37m${ESC}41m${' '.repeat(80)}${ESC}49m${ESC}39m`;
+      expect(error).toContain(`${pad}\r\n${ESC}37m${ESC}41m${' [ERROR] None of the routes match the path "/nope"'.padEnd(80)}${ESC}49m${ESC}39m\r\n${pad}`);
+      expect(onTerminal({}, 'debug:router')).toMatch(/^ {2}\u001b\[32mName +\u001b\[39m {3}\u001b\[32mMethod +\u001b\[39m/m);
+    });
+
+    it('respects NO_COLOR on a terminal, and FORCE_COLOR on a pipe, as Node does', () => {
+      expect(onTerminal({ NO_COLOR: '1' }, 'router:match', '/nope')).not.toContain(ESC);
+      expect(cliEnv({ FORCE_COLOR: '1' }, 'router:match', '/api').stdout).toContain(`${ESC}30m${ESC}42m [OK] Route "api_entrypoint" matches`);
+      expect(cliEnv({ FORCE_COLOR: '0' }, 'router:match', '/api').stdout).not.toContain(ESC);
+    });
+
+    it('never colours the JSON format', () => {
+      const run = cliEnv({ FORCE_COLOR: '1' }, 'debug:router', 'plain', '--format', 'json');
+      expect(run.stdout).not.toContain(ESC);
+      expect(JSON.parse(run.stdout)).toMatchObject({ path: '/plain' });
+    });
   });
 });

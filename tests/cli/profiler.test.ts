@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
-import { SqliteProfilerStorage } from '../../src/profiler/storage/SqliteProfilerStorage';
+import { DEFAULT_SQLITE_PATH, SqliteProfilerStorage } from '../../src/profiler/storage/SqliteProfilerStorage';
 import { startRedis, TestRedis } from '../helpers/redis';
 import { makeProfile } from '../profiler/storage/profiles';
 import { CLI, ensureCliBuilt, ROOT } from './builtCli';
@@ -12,11 +12,11 @@ import { CLI, ensureCliBuilt, ROOT } from './builtCli';
 
 interface Run { status: number | null; stdout: string; stderr: string }
 
-/** Runs the console without blocking the event loop (the Redis tests' server lives in this process). */
-function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+/** Runs the console in `cwd` without blocking the event loop (the Redis tests' server lives in this process). */
+function cliIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   const { REDIS_URL: _r, PROFILER_SQLITE: _p, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...inherited, COLUMNS: '120', ...env } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...inherited, COLUMNS: '120', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -25,6 +25,9 @@ function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** Runs the console in the project root. */
+const cli = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> => cliIn(ROOT, env, ...args);
 
 const tokensIn = (output: string): string[] => [...output.matchAll(/^ {2}([0-9a-f]{6}) /gm)].map((m) => m[1]);
 
@@ -80,6 +83,39 @@ describe('express-kernel profiler:list', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('  The "--sqlite" and "--redis" options cannot be used together: choose one store.  ');
     expect(run.stderr).toContain('profiler:list [--ip IP]');
+  });
+});
+
+describe('express-kernel profiler:* never create a store', () => {
+  it.each(['profiler:list', 'profiler:purge'])('%s --sqlite <missing file>: an error naming the file and --sqlite, exit 1, no file', async (command) => {
+    const missing = path.join(dir, 'nested', 'missing.sqlite');
+    const run = await cli({ COLUMNS: '400' }, command, '--sqlite', missing);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`The SQLite file "${missing}" (${missing}, from the "--sqlite <path>" option) does not exist, `
+      + 'and the profiler commands do not create it: pass the file the service writes its profiles to with "--sqlite <path>", '
+      + 'or a Redis store with "--redis <url>".');
+    expect(fs.existsSync(path.dirname(missing))).toBe(false);
+  });
+
+  it('with no option, says the default file is missing without creating var/', async () => {
+    const cwd = fs.mkdtempSync(path.join(dir, 'cwd-'));
+    const run = await cliIn(cwd, { COLUMNS: '400' }, 'profiler:list');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`(${path.join(cwd, DEFAULT_SQLITE_PATH)}, from the default) does not exist`);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each([
+    [['--redis', 'localhost:6379'], {}, 'The Redis URL "localhost:6379" given by the "--redis <url>" option is not a redis:// or rediss:// URL'],
+    [[], { REDIS_URL: 'localhost:6379' }, 'The Redis URL "localhost:6379" given by REDIS_URL (or the "--redis <url>" option) is not'],
+    [['--redis', 'redis://127.0.0.1:1'], {}, 'Cannot connect to Redis at "redis://127.0.0.1:1" given by the "--redis <url>" option: '],
+    [[], { REDIS_URL: 'redis://127.0.0.1:1' }, 'Cannot connect to Redis at "redis://127.0.0.1:1" given by REDIS_URL (or the "--redis <url>" option): '],
+  ])('a bad or unreachable Redis (%j %j) is an error naming the flag, exit 1', async (args, env, message) => {
+    const run = await cli({ COLUMNS: '400', ...env }, 'profiler:list', ...args);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toContain('Invalid option "profiler.storage');
   });
 });
 

@@ -96,7 +96,7 @@ describe('runProfilerCommand(synopsis, selection, command)', () => {
     const result = await runProfilerCommand(PROFILER_LIST_SYNOPSIS, { redis: 'not-a-url' }, async () => { throw new Error('not reached'); }, { terminalWidth: 200 });
     expect(result.exitCode).toBe(1);
     expect(result.stream).toBe('stderr');
-    expect(result.output).toContain('  Invalid option "profiler.storage.redisUrl": expected a redis:// or rediss:// URL');
+    expect(result.output).toContain('  The Redis URL "not-a-url" given by the "--redis <url>" option is not a redis:// or rediss:// URL');
     expect(result.output.endsWith(`\n${PROFILER_LIST_SYNOPSIS}\n\n`)).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-import { ConsoleStyle, renderThrowable, terminalWidth, wordwrap } from '../../src/cli/style';
+import { COLOURED, ConsoleStyle, paletteFor, PLAIN, renderThrowable, shouldColorize, terminalWidth, wordwrap } from '../../src/cli/style';
 
 describe('wordwrap(text, width)', () => {
   // Each expectation is what PHP 8.2's wordwrap($text, $width, "\n", true) returns.
@@ -81,5 +81,56 @@ describe('terminalWidth(env, columns)', () => {
     expect(terminalWidth({}, 100)).toBe(100);
     expect(terminalWidth({}, undefined)).toBe(80);
     expect(terminalWidth({ COLUMNS: 'wide' }, undefined)).toBe(80);
+  });
+});
+
+describe('shouldColorize(stream, env)', () => {
+  const terminal = { isTTY: true };
+  const pipe = { isTTY: false };
+  const term = { TERM: 'xterm-256color' };
+
+  it('colours a terminal, not a pipe', () => {
+    expect(shouldColorize(terminal, term)).toBe(true);
+    expect(shouldColorize(pipe, term)).toBe(false);
+  });
+
+  it.each([
+    [{ NO_COLOR: '1' }], [{ NO_COLOR: '' }], [{ NODE_DISABLE_COLORS: '1' }], [{ TERM: 'dumb' }],
+  ])('leaves a terminal uncoloured with %j', (env) => {
+    expect(shouldColorize(terminal, { ...term, ...env })).toBe(false);
+  });
+
+  it.each([['1', true], ['', true], ['true', true], ['3', true], ['0', false], ['false', false]])(
+    'FORCE_COLOR=%j decides for any stream, before NO_COLOR', (value, expected) => {
+      expect(shouldColorize(pipe, { FORCE_COLOR: value, NO_COLOR: '1' })).toBe(expected);
+      expect(shouldColorize(terminal, { ...term, FORCE_COLOR: value })).toBe(expected);
+    });
+
+  it('gives the palette to use', () => {
+    expect(paletteFor(terminal, term)).toBe(COLOURED);
+    expect(paletteFor(pipe, term)).toBe(PLAIN);
+  });
+});
+
+describe('ConsoleStyle and renderThrowable with COLOURED', () => {
+  const ESC = '\u001b[';
+
+  it('paints the [OK] block black on green, framed by painted padding lines, as a decorated SymfonyStyle', () => {
+    const io = new ConsoleStyle(20, COLOURED);
+    io.success('done');
+    const paint = (line: string): string => `${ESC}30m${ESC}42m${line}${ESC}49m${ESC}39m`;
+    expect(io.toString()).toBe(`\n${paint(' '.repeat(20))}\n${paint(' [OK] done'.padEnd(20))}\n${paint(' '.repeat(20))}\n\n`);
+  });
+
+  it('paints the error box white on red and the synopsis green', () => {
+    const text = renderThrowable('Nope.', 'cmd [--x]', 80, COLOURED);
+    expect(text).toBe(`\n${ESC}37m${ESC}41m         ${ESC}49m${ESC}39m\n${ESC}37m${ESC}41m  Nope.  ${ESC}49m${ESC}39m\n`
+      + `${ESC}37m${ESC}41m         ${ESC}49m${ESC}39m\n\n${ESC}32mcmd [--x]${ESC}39m\n\n`);
+  });
+
+  it('writes exactly the plain text with PLAIN', () => {
+    const io = new ConsoleStyle(20, PLAIN);
+    io.success('done');
+    expect(io.toString()).toBe(`\n${' [OK] done'.padEnd(20)}\n\n`);
   });
 });
