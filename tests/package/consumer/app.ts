@@ -37,7 +37,7 @@ const matched: string = new UrlMatcher(routes).match('/hello/ada', context).rout
 const notFound: boolean = new ResourceNotFoundError('nope') instanceof Error;
 const httpError: HttpError = new NotFoundHttpError('nope');
 
-const sessionOptions: SessionOptions = { secret: 'a'.repeat(32) };
+const sessionOptions: SessionOptions = { secret: 'a'.repeat(32), store: 'memory', environment: 'test' };
 const users = new InMemoryUserProvider({ users: { ada: { password: 'secret', roles: ['ROLE_USER'] } } });
 const guard = firewall({
   firewalls: [{ name: 'main', pattern: '^/', provider: users, authenticators: [new HttpBasicAuthenticator()] }],
@@ -51,12 +51,15 @@ app.use('/other', sessionLayer(sessionOptions), guard, (req: Request, res: Respo
   res.json({ session: existingSession(req) !== undefined, kernel: req.kernel === undefined });
 });
 
-export async function lastProfile(res: Response): Promise<TypedProfile> {
+/**
+ * The messages the profile of a response's token shows in its Logs panel.
+ * @param headers - the response's headers (a fetch `Headers`)
+ */
+export async function loggedMessages(headers: { get(name: string): string | null }): Promise<string[]> {
   const storage: ProfilerStorage | undefined = kernel.profiler?.storage;
-  const profile = await profileOf({ headers: { 'x-debug-token': String(res.getHeader('x-debug-token')) } }, storage);
-  const records: number = profile.collectors.logger.records.length;
-  return records >= 0 ? profile : profile;
+  const profile: TypedProfile = await profileOf({ headers }, storage);
+  return profile.collectors.logger.records.map((r) => r.msg);
 }
 
 export const demoRoutes: RouteCollection = createDemoRoutes();
-export { app, url, matched, notFound, httpError };
+export { app, kernel, url, matched, notFound, httpError };
