@@ -25,7 +25,9 @@ export { createRequestContext } from './routing/RequestContext';
 export type { RequestContext } from './routing/RequestContext';
 export { UrlMatcher } from './routing/matcher/UrlMatcher';
 export type { UrlMatcherOptions } from './routing/matcher/UrlMatcher';
-export type { UrlMatcherInterface, MatchContext, MatchResult, MatchFailure } from './routing/matcher/UrlMatcherInterface';
+export type {
+  UrlMatcherInterface, MatchContext, MatchResult, MatchFailure,
+} from './routing/matcher/UrlMatcherInterface';
 export { UrlGenerator, ReferenceType } from './routing/generator/UrlGenerator';
 export type { UrlGeneratorInterface, ParameterValue } from './routing/generator/UrlGenerator';
 

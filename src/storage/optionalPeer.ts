@@ -26,7 +26,8 @@ export class MissingPeerDependencyError extends Error {
    * @param cause - the `MODULE_NOT_FOUND` error `require` threw
    */
   constructor(packageName: OptionalPeer, cause?: unknown) {
-    super(`${packageName} is not installed: npm install ${packageName} (needed for ${OPTIONAL_PEERS[packageName]})`, { cause });
+    const feature = OPTIONAL_PEERS[packageName];
+    super(`${packageName} is not installed: npm install ${packageName} (needed for ${feature})`, { cause });
     this.packageName = packageName;
   }
 }
@@ -36,7 +37,8 @@ const loaded = new Map<OptionalPeer, unknown>();
 /** Whether `e` says `name` itself cannot be found (not one of its own imports). */
 function isNotFound(e: unknown, name: string): boolean {
   const err = e as NodeJS.ErrnoException;
-  return err?.code === 'MODULE_NOT_FOUND' && typeof err.message === 'string' && err.message.startsWith(`Cannot find module '${name}'`);
+  return err?.code === 'MODULE_NOT_FOUND' && typeof err.message === 'string'
+    && err.message.startsWith(`Cannot find module '${name}'`);
 }
 
 /**

@@ -68,7 +68,8 @@ export function dependencyClosure(roots: readonly string[], manifest: Manifest):
  */
 export function packInto(dir: string): { tarball: string; files: string[] } {
   const stdout = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' });
-  const packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  type Packed = Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as Packed;
   return { tarball: path.join(dir, packed[0].filename), files: packed[0].files.map((f) => f.path) };
 }
 
@@ -89,6 +90,7 @@ export function installConsumer(dir: string, tarball: string, extra: readonly st
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.join(REPO_MODULES, name), link, 'dir');
   }
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }) + '\n');
+  const manifest = { name: 'consumer', version: '1.0.0', private: true };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest) + '\n');
   return linked;
 }

@@ -20,7 +20,9 @@ const CONSUMER_PACKAGES = ['pino-http', '@types/express', '@types/node', 'bcrypt
 const OPTIONAL_PEERS = ['better-sqlite3', 'redis', 'connect-redis', 'bcryptjs', '@types/express'];
 const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
-function run(cmd: string, args: string[], cwd: string, timeoutMs = 2 * 60_000): Promise<{ stdout: string; stderr: string }> {
+function run(
+  cmd: string, args: string[], cwd: string, timeoutMs = 2 * 60_000,
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       cmd,
@@ -28,7 +30,8 @@ function run(cmd: string, args: string[], cwd: string, timeoutMs = 2 * 60_000): 
       { cwd, env: cleanEnv({ CI: 'true' }), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (err) {
-          reject(new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+          const output = `--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
+          reject(new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n${output}`));
         } else resolve({ stdout, stderr });
       },
     );
@@ -55,7 +58,9 @@ describe('npm pack, installed into a fresh project', () => {
 
   beforeAll(() => {
     for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/routing/index.js']) {
-      if (!fs.existsSync(path.join(REPO, f))) throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+      if (!fs.existsSync(path.join(REPO, f))) {
+        throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+      }
     }
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-pack-'));
     ({ tarball, files: packedFiles } = packInto(tmp));
@@ -68,17 +73,21 @@ describe('npm pack, installed into a fresh project', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('the tarball holds the build of every entry point, the templates and the README, and no sources or tests', () => {
+  test('the tarball holds every entry point\'s build, the templates and the README; no sources or tests', () => {
     expect(fs.existsSync(tarball)).toBe(true);
-    const entries = ['routing', 'http', 'security', 'session', 'cors', 'locale', 'timezone', 'profiler', 'testing', 'demo']
+    const entries = [
+      'routing', 'http', 'security', 'session', 'cors', 'locale', 'timezone', 'profiler', 'testing', 'demo',
+    ]
       .flatMap((e) => [`dist/${e}/index.js`, `dist/${e}/index.d.ts`]);
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', ...entries]));
+    const expected = ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', ...entries];
+    expect(packedFiles).toEqual(expect.arrayContaining(expected));
     expect(packedFiles.some((f) => f.startsWith('templates/'))).toBe(true);
     expect(packedFiles.filter((f) => /^(src|tests|node_modules)\//.test(f))).toEqual([]);
   });
 
-  test('better-sqlite3, redis, connect-redis, bcryptjs and @types/express are optional peers, not installed with it', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'express-kernel', 'package.json'), 'utf8')) as {
+  test('better-sqlite3, redis, connect-redis, bcryptjs and @types/express are optional peers, not installed', () => {
+    const installed = path.join(project, 'node_modules', 'express-kernel', 'package.json');
+    const manifest = JSON.parse(fs.readFileSync(installed, 'utf8')) as {
       dependencies: Record<string, string>; peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
@@ -113,7 +122,8 @@ describe('npm pack, installed into a fresh project', () => {
     const code = `console.log(require.resolve('express-kernel/package.json'))`;
     const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
     const pkgJson = stdout.trim();
-    expect(fs.realpathSync(pkgJson)).toBe(fs.realpathSync(path.join(project, 'node_modules', 'express-kernel', 'package.json')));
+    const installed = path.join(project, 'node_modules', 'express-kernel', 'package.json');
+    expect(fs.realpathSync(pkgJson)).toBe(fs.realpathSync(installed));
     expect(fs.existsSync(path.join(path.dirname(pkgJson), 'dist', 'index.d.ts'))).toBe(true);
   });
 
@@ -139,7 +149,7 @@ describe('npm pack, installed into a fresh project', () => {
     2 * 60_000,
   );
 
-  test("the compiled consumer runs: pino-http's req.log in a kernel controller feeds the profiler's Logs panel", async () => {
+  test("the compiled consumer runs: pino-http's req.log in a kernel controller feeds the Logs panel", async () => {
     const code = `
       const { app, loggedMessages } = require('./out-nodenext/app.js');
       const server = app.listen(0, '127.0.0.1', async () => {
@@ -150,7 +160,8 @@ describe('npm pack, installed into a fresh project', () => {
         } finally { server.close(); }
       });`;
     const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
-    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { status: number; body: { hello: string }; logs: string[] };
+    type Result = { status: number; body: { hello: string }; logs: string[] };
+    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
     expect(result.status).toBe(200);
     expect(result.body.hello).toBe('ada');
     expect(result.logs).toContain('hello');

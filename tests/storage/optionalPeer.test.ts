@@ -31,7 +31,10 @@ function runHiding(hide: string[], code: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--require', hook, '-e', code], {
       cwd: REPO, encoding: 'utf8', env: { ...process.env, HIDE_PACKAGES: hide.join(',') },
-    }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout.trim().split('\n').pop() ?? '')));
+    }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${err.message}\n${stderr}`));
+      else resolve(stdout.trim().split('\n').pop() ?? '');
+    });
   });
 }
 
@@ -40,7 +43,9 @@ const messageOf = (expression: string): string => `
   Promise.resolve().then(() => ${expression}).then(() => console.log('no error'), (e) => console.log(e.message));`;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(REPO, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
+  if (!fs.existsSync(path.join(REPO, 'dist', 'index.js'))) {
+    throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
+  }
   hook = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ek-hide-')), 'hide.js');
   fs.writeFileSync(hook, HOOK);
 });
@@ -79,7 +84,8 @@ describe('a missing optional peer', () => {
   test('connect-redis: a Redis session store says which package to install', async () => {
     // an open client's surface, enough to pass option validation; connect-redis is never reached
     const out = await runHiding(['connect-redis'], messageOf(
-      "require('./dist/session').sessionLayer({ secret: 'x'.repeat(32), store: 'redis', redis: { get() {}, isOpen: true, isReady: true } })"));
+      "require('./dist/session').sessionLayer({ secret: 'x'.repeat(32), store: 'redis', "
+      + 'redis: { get() {}, isOpen: true, isReady: true } })'));
     expect(out).toMatch(/^connect-redis is not installed: npm install connect-redis \(needed for Redis sessions/);
   });
 

@@ -38,13 +38,14 @@ describe('Request augmentations', () => {
 describe('RedisClient', () => {
   test("node-redis's own client fits the kernel's RedisClient, so the declarations need no redis package", () => {
     expectTypeOf<ReturnType<typeof createClient>>().toExtend<RedisClient>();
-    expectTypeOf(openRedis<ReturnType<typeof createClient>>).returns.resolves.toEqualTypeOf<ReturnType<typeof createClient>>();
+    type NodeRedis = ReturnType<typeof createClient>;
+    expectTypeOf(openRedis<NodeRedis>).returns.resolves.toEqualTypeOf<NodeRedis>();
     expectTypeOf(openRedis).returns.resolves.toEqualTypeOf<RedisClient>();
   });
 });
 
 describe('the root entry', () => {
-  test('keeps createKernel, the routing essentials and the errors, and leaves the demo and the layers to subpaths', () => {
+  test('keeps createKernel, the routing essentials and the errors; the demo and the layers are in subpaths', () => {
     expectTypeOf(root).toHaveProperty('createKernel');
     expectTypeOf(root).toHaveProperty('UrlGenerator');
     expectTypeOf(root).toHaveProperty('MethodNotAllowedHttpError');

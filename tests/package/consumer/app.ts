@@ -27,7 +27,9 @@ function show(req: Request, res: Response): void {
 }
 
 const routes = new RouteCollection();
-routes.add('hello', new Route('/hello/{name}', { methods: ['GET'], requirements: { name: '[a-z]+' }, controller: show }));
+routes.add('hello', new Route('/hello/{name}', {
+  methods: ['GET'], requirements: { name: '[a-z]+' }, controller: show,
+}));
 const kernel: Kernel = createKernel({ routes, debug: true, profiler: { storage: new MemoryProfilerStorage(10) } });
 
 const context = createRequestContext({ host: 'example.com' });
