@@ -16,7 +16,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-RUN npm prune --omit=dev --no-audit --no-fund
+# the demo needs the optional peers (better-sqlite3, bcryptjs, redis): dependencies in the image
+RUN node scripts/image-dependencies.js && npm install --omit=dev --no-audit --no-fund
 
 # ---- runtime ----
 FROM node:22-bookworm-slim AS runtime

@@ -42,10 +42,10 @@ export interface Kernel extends Express {
 /** Wraps a handler so the profiler's timeline records its start and end (ms). */
 function timed(name: string, handler: RequestHandler): RequestHandler {
   return function layer(req: Request, res: Response, next: NextFunction) {
-    const mark = { name, start: performance.now() - req.kernel.startedAt, end: undefined as number | undefined };
-    req.kernel.timeline.push(mark);
+    const mark = { name, start: performance.now() - req.kernel!.startedAt, end: undefined as number | undefined };
+    req.kernel!.timeline.push(mark);
     return handler(req, res, (err?: unknown) => {
-      mark.end = performance.now() - req.kernel.startedAt;
+      mark.end = performance.now() - req.kernel!.startedAt;
       next(err);
     });
   };

@@ -83,7 +83,7 @@ export function installRequestSlots(proto: object): void {
       if (state.log === undefined && state.makeLog !== undefined) state.log = state.makeLog(this);
       return state.log;
     },
-    set(this: Request, value: Request['log']) {
+    set(this: Request, value: unknown) {
       setSlot(this, 'log', value);
     },
   });

@@ -70,9 +70,9 @@ export function routerMiddleware(
 ): RequestHandler {
   const fallThrough = options.notFound === 'next';
   return function router(req: Request, res: Response, next: NextFunction) {
-    const uri = req.kernel.uri;
-    if (uri === undefined || req.kernel.uriError !== undefined) return next(req.kernel.uriError);
-    const method = req.kernel.method;
+    const uri = req.kernel!.uri;
+    if (uri === undefined || req.kernel!.uriError !== undefined) return next(req.kernel!.uriError);
+    const method = req.kernel!.method;
     const context = { method, host: uri.host, scheme: uri.scheme, pathInfo: uri.pathInfo };
     let match: MatchResult;
     if (hasTryMatch(matcher)) {
@@ -95,8 +95,8 @@ export function routerMiddleware(
         return next(e);
       }
     }
-    req.kernel.route = match.route;
-    req.kernel.routeParams = match.params;
+    req.kernel!.route = match.route;
+    req.kernel!.routeParams = match.params;
     if (match.redirect !== undefined) {
       const scheme = match.redirect.scheme ?? uri.scheme;
       const origin = scheme === uri.scheme ? uri.schemeAndHttpHost : `${scheme}://${uri.host}`;
@@ -109,7 +109,7 @@ export function routerMiddleware(
     const definition = routes.get(match.route);
     const controller = definition?.controller;
     if (controller === undefined) return next(new InvalidRouteError(match.route, 'the route has no controller.'));
-    req.kernel.routeDefinition = definition;
+    req.kernel!.routeDefinition = definition;
     const params: Record<string, string> = {};
     for (const k in match.params) {
       const v = match.params[k];

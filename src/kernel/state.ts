@@ -46,7 +46,7 @@ export class KernelRequestState extends RequestSlots {
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** Set by the kernel on every request it handles. */
-    kernel: KernelRequestState;
+    /** Set by the kernel on every request it handles; undefined outside a kernel. */
+    kernel?: KernelRequestState;
   }
 }

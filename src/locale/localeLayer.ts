@@ -21,7 +21,7 @@ declare module 'express-serve-static-core' {
      * The request's locale (Symfony `Request::getLocale()`), one of the enabled locales, set by
      * {@link localeLayer} and made final by {@link routeLocale} (undefined without the layer).
      */
-    locale: string;
+    locale?: string;
     /** How the locale layer chose `req.locale`. */
     localeInfo?: LocaleInfo;
   }

@@ -9,7 +9,7 @@ import { builtInCollectors } from './collectors';
 import { requestUrl } from './collectors/RequestCollector';
 import type { DataCollector } from './collectors/DataCollector';
 import { redactText } from './redaction';
-import { createRequestLogger, LogBuffer, NULL_LOGGER } from './requestLogger';
+import { createRequestLogger, LogBuffer, NULL_LOGGER, setRequestLog } from './requestLogger';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
 import { generateToken } from './token';
 import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
@@ -58,7 +58,7 @@ export class Profiler {
     this.path = options.path ?? '/_profiler';
     this.toolbar = options.toolbar ?? true;
     this.logLevel = options.logLevel ?? 'debug';
-    this.collectors = [...builtInCollectors((req) => req.kernel.logBuffer), ...(options.collectors ?? [])];
+    this.collectors = [...builtInCollectors((req) => req.kernel!.logBuffer), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
       if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
         throw new KernelConfigError('profiler.collectors', `a collector's name must be letters, digits, "_" or "-", starting with a letter (got ${JSON.stringify(c.name)}).`);
@@ -98,18 +98,18 @@ export class Profiler {
     const profilerPrefix = this.path + '/';
     const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
     return function profilerStart(req: Request, res: Response, next) {
-      const pathInfo = req.kernel.uri?.pathInfo ?? '/';
+      const pathInfo = req.kernel!.uri?.pathInfo ?? '/';
       if (pathInfo.startsWith(profilerPrefix) || pathInfo.startsWith('/_wdt/')) return next();
       // As Symfony's Profiler does, the token is not checked against the store: 24 random bits,
       // so with N profiles kept a new one replaces an older one with probability N / 2^24.
       const token = generateToken();
-      req.kernel.token = token;
+      req.kernel!.token = token;
       res.setHeader('X-Debug-Token', token);
-      const uri = req.kernel.uri;
+      const uri = req.kernel!.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
-      req.kernel.makeLog = self.makeLog;
+      req.kernel!.makeLog = self.makeLog;
       // a logger set before the kernel (pino-http in a parent app) is replaced at once, as before
-      if (Object.prototype.hasOwnProperty.call(req, 'log')) req.log = self.makeLog(req);
+      if (Object.prototype.hasOwnProperty.call(req, 'log')) setRequestLog(req, self.makeLog(req));
       self.hookEnd(req, res);
       next();
     };
@@ -118,8 +118,8 @@ export class Profiler {
   /** Makes a profiled request's `req.log` (on first use) and the buffer the Logs panel reads. */
   private readonly makeLog = (req: Request): Logger => {
     const buffer = new LogBuffer();
-    req.kernel.logBuffer = buffer;
-    return createRequestLogger(this.logger ?? NULL_LOGGER, req.kernel.token ?? '', buffer, this.logLevel);
+    req.kernel!.logBuffer = buffer;
+    return createRequestLogger(this.logger ?? NULL_LOGGER, req.kernel!.token ?? '', buffer, this.logLevel);
   };
 
   /**
@@ -135,7 +135,7 @@ export class Profiler {
       let endArgs = args;
       let profile: Profile | undefined;
       try {
-        if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel.uri?.clientIp ?? '', 0)) {
+        if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel!.uri?.clientIp ?? '', 0)) {
           endArgs = injectBeforeBodyEnd(res, args, this.toolbarSnippet(req, res));
         }
         profile = this.collect(req, res);
@@ -157,8 +157,8 @@ export class Profiler {
   /** The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into it. */
   private toolbarSnippet(req: Request, res: Response): string {
     return renderView('profiler/toolbar/snippet.html.njk', {
-      token: req.kernel.token,
-      base: req.kernel.uri?.baseUrl ?? '',
+      token: req.kernel!.token,
+      base: req.kernel!.uri?.baseUrl ?? '',
       scriptNonce: cspNonce(res, 'script-src'),
       styleNonce: cspNonce(res, 'style-src'),
     });
@@ -166,7 +166,7 @@ export class Profiler {
 
   /** Builds the profile of a finished request; a collector that throws is logged and left out. */
   collect(req: Request, res: Response): Profile {
-    const error = req.kernel.error;
+    const error = req.kernel!.error;
     const collectors: Record<string, unknown> = {};
     for (const c of this.collectors) {
       try {
@@ -175,15 +175,15 @@ export class Profiler {
         this.logger?.warn({ err: e, collector: c.name }, 'profiler collector failed; its data is left out');
       }
     }
-    const uri = req.kernel.uri;
+    const uri = req.kernel!.uri;
     return {
-      token: req.kernel.token ?? '',
+      token: req.kernel!.token ?? '',
       ip: uri?.clientIp ?? req.socket.remoteAddress ?? '',
-      method: req.kernel.method,
+      method: req.kernel!.method,
       url: requestUrl(req),
-      time: Date.now() - Math.round(performance.now() - req.kernel.startedAt),
+      time: Date.now() - Math.round(performance.now() - req.kernel!.startedAt),
       statusCode: res.statusCode,
-      route: req.kernel.route,
+      route: req.kernel!.route,
       exception: error === undefined ? undefined : exceptionChain(error).map(({ stack: _stack, ...e }) => ({ ...e, message: redactText(e.message) })),
       collectors,
     };

@@ -111,7 +111,7 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   });
   add('_profiler_home', '/_profiler/', async (req, res) => { res.redirect(302, `${baseOf(req)}/_profiler/empty/search/results?limit=10`); });
   add('_profiler_search', '/_profiler/search', async (req, res) => {
-    const qs = req.kernel.uri?.queryString ?? '';
+    const qs = req.kernel!.uri?.queryString ?? '';
     if (typeof req.query.token === 'string' && req.query.token !== '') {
       res.redirect(302, `${baseOf(req)}/_profiler/${encodeURIComponent(req.query.token)}`);
       return;

@@ -16,7 +16,7 @@ export type PageHandler = (req: Request, res: Response) => Promise<void>;
 
 /** The base URL (mount path or script name) the profiler's links start with. */
 export function baseOf(req: Request): string {
-  return req.kernel.uri?.baseUrl ?? '';
+  return req.kernel!.uri?.baseUrl ?? '';
 }
 
 /**
@@ -25,9 +25,9 @@ export function baseOf(req: Request): string {
  */
 export function guarded(allowed: TrustFunction): (handler: PageHandler) => PageHandler {
   return (handler) => async function profilerPage(req: Request, res: Response) {
-    const uri = req.kernel.uri;
+    const uri = req.kernel!.uri;
     if (uri === undefined || !allowed(uri.clientIp, 0)) {
-      throw new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', req.kernel.method, `${uri?.schemeAndHttpHost ?? ''}${uri?.baseUrl ?? ''}${uri?.pathInfo ?? ''}`));
+      throw new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', req.kernel!.method, `${uri?.schemeAndHttpHost ?? ''}${uri?.baseUrl ?? ''}${uri?.pathInfo ?? ''}`));
     }
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Cache-Control', 'no-cache, private');

@@ -1,15 +1,34 @@
+import type { IncomingMessage } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { redact, redactText } from './redaction';
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    /**
-     * The request's logger, a pino child of the kernel's `logger` bound to `reqId` (the profiler
-     * token). Set by the profiler on profiled requests; its records go to the kernel's logger (at
-     * that logger's level) and, from `debug` up, to the profile's Logs panel.
-     */
-    log?: Logger;
-  }
+/** A request that may carry a pino logger as `log`. */
+type WithLog = IncomingMessage & { log?: Logger };
+
+/**
+ * The request's pino logger, `req.log`, or undefined when nothing set one.
+ *
+ * The kernel does not declare `req.log` on Express's `Request`: pino-http declares it (present
+ * on every request), and two declarations would clash. With pino-http, write `req.log.info(…)`;
+ * without it, `requestLog(req)?.info(…)`. Either way, on a profiled request it is the profiler's
+ * per-request logger (a pino child of the kernel's `logger`, bound to `reqId`, the profiler token),
+ * made on first use, whose records from `debug` up also go to the profile's Logs panel; a logger a
+ * parent app set before the kernel (pino-http's) is replaced by it there.
+ * @param req - any Node or Express request
+ * @returns the logger, or undefined (outside a kernel without pino-http, or an unprofiled request
+ *   without one)
+ */
+export function requestLog(req: IncomingMessage): Logger | undefined {
+  return (req as WithLog).log;
+}
+
+/**
+ * Sets the request's `req.log` (inside a kernel it is kept in `req.kernel`).
+ * @param req - any Node or Express request
+ * @param log - the logger
+ */
+export function setRequestLog(req: IncomingMessage, log: Logger | undefined): void {
+  (req as WithLog).log = log;
 }
 
 /** One log record as the Logs panel shows it. */

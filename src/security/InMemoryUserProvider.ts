@@ -1,4 +1,5 @@
-import bcrypt from 'bcryptjs';
+import type bcryptjs from 'bcryptjs';
+import { loadPeer } from '../storage/optionalPeer';
 import { createSecurityUser, SecurityUser } from './SecurityUser';
 import type { UserProvider } from './UserProvider';
 import { integerOption, invalid, knownKeys, objectOption, stringListOption } from './optionValidation';
@@ -46,11 +47,16 @@ interface StoredUser {
 export class InMemoryUserProvider implements UserProvider {
   private readonly users = new Map<string, StoredUser>();
   private readonly dummyHash: string;
+  /** bcryptjs, an optional peer dependency, loaded by the first provider made. */
+  private readonly bcrypt: typeof bcryptjs;
 
   /**
    * @throws KernelConfigError naming the bad option, e.g. `Invalid option "users.admin.roles"…`
+   * @throws MissingPeerDependencyError `bcryptjs is not installed: npm install bcryptjs (…)`
    */
   constructor(options: InMemoryUserProviderOptions) {
+    const bcrypt = loadPeer<typeof bcryptjs>('bcryptjs');
+    this.bcrypt = bcrypt;
     const o = objectOption(options, 'options');
     knownKeys(o, ['users', 'cost'], '');
     const cost = integerOption(o.cost, 'cost', 8, 4);
@@ -78,7 +84,7 @@ export class InMemoryUserProvider implements UserProvider {
   async checkPassword(identifier: string, password: string): Promise<SecurityUser | null> {
     if (password.length > MAX_PASSWORD_LENGTH) return null;
     const stored = this.users.get(identifier.toLowerCase());
-    const ok = await bcrypt.compare(password, stored?.hash ?? this.dummyHash);
+    const ok = await this.bcrypt.compare(password, stored?.hash ?? this.dummyHash);
     return ok && stored !== undefined ? stored.user : null;
   }
 }

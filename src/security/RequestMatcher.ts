@@ -41,7 +41,7 @@ export function decodedPathInfo(raw: string): string {
 export function requestFacts(req: Request): RequestFacts | null {
   const uri = req.kernel?.uri;
   if (uri === undefined) return null;
-  return { path: decodedPathInfo(uri.pathInfo), host: uri.host, method: req.kernel.method, ip: uri.clientIp };
+  return { path: decodedPathInfo(uri.pathInfo), host: uri.host, method: req.kernel!.method, ip: uri.clientIp };
 }
 
 /** A compiled {@link RequestMatcherOptions}: every given condition must hold. */

@@ -106,7 +106,7 @@ export function validateSecuredRoutes(routes: RouteCollection): void {
 /** @returns the matched route's security options, or undefined before routing or without a route */
 export function matchedRouteOptions(req: Request): SecuredRouteOptions | undefined {
   const route = req.kernel?.routeDefinition;
-  return route === undefined ? undefined : securedRouteOptions(route, req.kernel.route ?? '?');
+  return route === undefined ? undefined : securedRouteOptions(route, req.kernel!.route ?? '?');
 }
 
 /**
@@ -138,7 +138,7 @@ export async function enforce<C>(req: Request, res: Response, next: NextFunction
   const granted = (await check(context)) === true;
   req.security?.decisions.push({
     source,
-    rule: `route "${req.kernel.route ?? '?'}"`,
+    rule: `route "${req.kernel!.route ?? '?'}"`,
     attributes: [source === 'security' ? 'security' : 'securityPostDenormalize'],
     result: granted ? 'granted' : 'denied',
   });

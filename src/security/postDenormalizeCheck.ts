@@ -37,7 +37,7 @@ function shallowClone(o: object): object {
 export function postDenormalizeCheck(): RequestHandler {
   return function securityPostDenormalizeCheck(req: Request, res: Response, next: NextFunction) {
     const o = matchedRouteOptions(req);
-    if (o === undefined || !WRITE_METHODS.includes(req.kernel.method)) return next();
+    if (o === undefined || !WRITE_METHODS.includes(req.kernel!.method)) return next();
     if (o.provider === undefined && o.denormalize === undefined && o.securityPostDenormalize === undefined) return next();
     run(req, res, next, o).catch(next);
   };

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session, { Store } from 'express-session';
-import { RedisStore } from 'connect-redis';
+import type { RedisStore } from 'connect-redis';
 import { KernelConfigError } from '../kernel/options';
+import { loadPeer } from '../storage/optionalPeer';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
 import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
@@ -45,7 +46,8 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
   if (o.store === 'memory') return { store: new session.MemoryStore(), available: () => true, close: () => undefined };
   if (o.store === 'redis') {
     const client = o.redis!;
-    return { store: new RedisStore({ client, prefix: o.redisPrefix, ttl: o.ttlSeconds }), available: () => client.isReady, close: () => undefined };
+    const { RedisStore: Redis } = loadPeer<{ RedisStore: typeof RedisStore }>('connect-redis');
+    return { store: new Redis({ client, prefix: o.redisPrefix, ttl: o.ttlSeconds }), available: () => client.isReady, close: () => undefined };
   }
   let db;
   try {

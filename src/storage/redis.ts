@@ -1,19 +1,60 @@
-import { createClient } from 'redis';
-
-/** A connected node-redis client. */
-export type RedisClient = ReturnType<typeof createClient>;
+import type { createClient } from 'redis';
+import { loadPeer } from './optionalPeer';
 
 /**
- * Connects to Redis (the official `redis` client). The client reconnects by itself after a
- * failure; commands fail fast while it is down (no offline queue), so callers can answer 503.
+ * A connected node-redis client (`redis` 5 or 6, `createClient()`), as far as the kernel uses it.
+ *
+ * Declared here rather than imported from `redis`, an optional peer dependency: the published
+ * declarations must compile for an application that has not installed it. A real client fits.
+ */
+export interface RedisClient {
+  /** Whether the socket is open (possibly still connecting or reconnecting). */
+  readonly isOpen: boolean;
+  /** Whether the client can run commands now. */
+  readonly isReady: boolean;
+  /** `GET key`: the value, or null. */
+  get(key: string): Promise<string | null>;
+  /** `EVAL script numkeys keys… args…`: the script's reply. */
+  eval(script: string, options?: { keys?: string[]; arguments?: string[] }): Promise<unknown>;
+  /** `ZRANGE key min max [BYSCORE] [REV] [LIMIT offset count]`: the members. */
+  zRange(
+    key: string, min: string | number, max: string | number,
+    options?: { BY?: 'SCORE' | 'LEX'; REV?: boolean; LIMIT?: { offset: number; count: number } },
+  ): Promise<string[]>;
+  /** `HMGET key field…`: each field's value, or null. */
+  hmGet(key: string, fields: string[]): Promise<Array<string | null>>;
+  /** `EXISTS key…`: how many exist. */
+  exists(keys: string | string[]): Promise<number>;
+  /** `ZSCORE key member`: the score, or null. */
+  zScore(key: string, member: string): Promise<number | null>;
+  /** `SCAN` as an async iterator of key batches. */
+  scanIterator(options?: { MATCH?: string; COUNT?: number }): AsyncIterable<string[]>;
+  /** `DEL key…`: how many were deleted. */
+  del(keys: string | string[]): Promise<number>;
+  /** Waits for pending commands, then closes the connection. */
+  close(): Promise<unknown>;
+  /** Closes the connection at once, dropping pending commands. */
+  destroy(): void;
+  /** `QUIT`: waits for pending commands, then closes the connection (older name of `close`). */
+  quit(): Promise<unknown>;
+}
+
+/**
+ * Connects to Redis (the official `redis` client, an optional peer dependency loaded here on first
+ * use). The client reconnects by itself after a failure; commands fail fast while it is down (no
+ * offline queue), so callers can answer 503.
  * @param url - e.g. `redis://127.0.0.1:6379`
  * @param option - the option name to blame in the error message @default 'REDIS_URL'
+ * @typeParam C - the type to see the client as; give `RedisClientType` (or
+ *   `ReturnType<typeof createClient>`) from `redis` for its full command set
  * @returns the connected client
+ * @throws MissingPeerDependencyError `redis is not installed: npm install redis (…)`
  * @throws Error `Invalid option "<option>": cannot connect to Redis at "<url>": <reason>`
  */
-export async function openRedis(url: string, option = 'REDIS_URL'): Promise<RedisClient> {
+export async function openRedis<C extends RedisClient = RedisClient>(url: string, option = 'REDIS_URL'): Promise<C> {
+  const { createClient: create } = loadPeer<{ createClient: typeof createClient }>('redis');
   let connectedOnce = false;
-  const client = createClient({
+  const client = create({
     url,
     disableOfflineQueue: true,
     socket: {
@@ -30,5 +71,5 @@ export async function openRedis(url: string, option = 'REDIS_URL'): Promise<Redi
     await client.disconnect().catch(() => undefined);
     throw new Error(`Invalid option "${option}": cannot connect to Redis at "${url}": ${(e as Error).message}`);
   }
-  return client as unknown as RedisClient;
+  return client as unknown as C;
 }

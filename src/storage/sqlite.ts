@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadPeer } from './optionalPeer';
 
 /** An open embedded SQLite database (better-sqlite3). */
 export type SqliteDatabase = Database.Database;
@@ -14,11 +15,13 @@ export type SqliteDatabase = Database.Database;
  * @returns the database
  * @throws Error `Invalid option "<option>": cannot open SQLite database "<file>": <reason>` at
  *   start-up, when the file cannot be opened
+ * @throws MissingPeerDependencyError when better-sqlite3 is not installed (an optional peer)
  */
 export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase {
+  const open = loadPeer<typeof Database>('better-sqlite3');
   try {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const db = new Database(file);
+    const db = new open(file);
     db.pragma('journal_mode = WAL');
     // WAL with synchronous=NORMAL: a commit is not fsynced (the WAL is, at checkpoints). The
     // database stays consistent after a crash; a power loss may lose the last commits.

@@ -19,7 +19,7 @@ export interface TimeZoneInfo {
 declare module 'express-serve-static-core' {
   interface Request {
     /** The request's IANA time zone, set by {@link timeZoneLayer} (undefined without that layer). */
-    timeZone: string;
+    timeZone?: string;
     /** How {@link timeZoneLayer} chose `req.timeZone`. */
     timeZoneInfo?: TimeZoneInfo;
   }

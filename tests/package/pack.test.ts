@@ -1,29 +1,27 @@
 /**
- * The published package, as a user gets it: `npm pack` (after the build),
- * installed from the tarball into a fresh project of its own, then loaded with
- * require() and with an ESM import.
+ * The published package, as a user gets it: `npm pack` (after the build), installed into a fresh
+ * project of its own, loaded with require() and with an ESM import, type-checked by a strict
+ * consumer next to pino-http, and run.
  *
- * The install passes --ignore-scripts: it keeps the test quick (better-sqlite3
- * would otherwise compile its native addon, about a minute here) and it
- * doubles as a check that loading express-kernel does not need that addon.
- * If a future src/index.ts opens a database at import time this test fails
- * with "Could not locate the bindings file": then drop IGNORE_SCRIPTS.
+ * No network: the project is laid out from this repository's node_modules, linking only what the
+ * package's `dependencies` reach (see ./consumerProject.ts for why not `npm install --offline`).
+ * The optional peers better-sqlite3, redis and connect-redis are not installed in it; bcryptjs is,
+ * as the consumer's own choice (its app uses InMemoryUserProvider).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv } from '../service/serverProcess';
+import { installConsumer, packInto, REPO } from './consumerProject';
 
-const REPO = path.resolve(__dirname, '..', '..');
-const IGNORE_SCRIPTS = true;
 const EXPORTED_FUNCTIONS = ['createKernel', 'Route', 'RouteCollection', 'UrlMatcher', 'UrlGenerator'];
+const CONSUMER_PACKAGES = ['pino-http', '@types/express', '@types/node', 'bcryptjs'];
+const OPTIONAL_PEERS = ['better-sqlite3', 'redis', 'connect-redis', 'bcryptjs', '@types/express'];
+const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  timeoutMs = 5 * 60_000,
+  cmd: string, args: string[], cwd: string, timeoutMs = 2 * 60_000,
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -32,11 +30,23 @@ function run(
       { cwd, env: cleanEnv({ CI: 'true' }), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (err) {
-          reject(new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+          const output = `--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
+          reject(new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n${output}`));
         } else resolve({ stdout, stderr });
       },
     );
   });
+}
+
+/** The consumer's tsconfig: strict, and the published declarations checked too. */
+function tsconfig(outDir: string, resolution: 'nodenext' | 'node10'): object {
+  const modules = resolution === 'nodenext'
+    ? { module: 'nodenext', moduleResolution: 'nodenext' }
+    : { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' };
+  return {
+    compilerOptions: { ...modules, target: 'ES2022', strict: true, skipLibCheck: false, esModuleInterop: true, outDir },
+    files: ['app.ts'],
+  };
 }
 
 describe('npm pack, installed into a fresh project', () => {
@@ -44,36 +54,50 @@ describe('npm pack, installed into a fresh project', () => {
   let project = '';
   let tarball = '';
   let packedFiles: string[] = [];
+  let linked: string[] = [];
 
-  beforeAll(async () => {
-    for (const f of ['dist/index.js', 'dist/index.d.ts']) {
-      if (!fs.existsSync(path.join(REPO, f))) throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+  beforeAll(() => {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/routing/index.js']) {
+      if (!fs.existsSync(path.join(REPO, f))) {
+        throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+      }
     }
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-pack-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], REPO, 60_000);
-    const packed = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    tarball = path.join(tmp, packed[0].filename);
-    packedFiles = packed[0].files.map((f) => f.path);
-
+    ({ tarball, files: packedFiles } = packInto(tmp));
     project = path.join(tmp, 'consumer');
-    fs.mkdirSync(project);
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify({ name: 'express-kernel-consumer', version: '1.0.0', private: true }, null, 2) + '\n',
-    );
-    const args = ['install', '--no-audit', '--no-fund', ...(IGNORE_SCRIPTS ? ['--ignore-scripts'] : []), tarball];
-    await run('npm', args, project);
-  }, 6 * 60_000);
+    linked = installConsumer(project, tarball, CONSUMER_PACKAGES);
+    fs.copyFileSync(path.join(__dirname, 'consumer', 'app.ts'), path.join(project, 'app.ts'));
+  }, 2 * 60_000);
 
   afterAll(() => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('the tarball holds the build, the sources its maps name, the templates and the README, and no tests', () => {
+  test('the tarball holds every entry point\'s build, the sources its maps name, the templates and the README; no tests', () => {
     expect(fs.existsSync(tarball)).toBe(true);
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']));
+    const entries = [
+      'routing', 'http', 'security', 'session', 'cors', 'locale', 'timezone', 'profiler', 'testing', 'demo',
+    ]
+      .flatMap((e) => [`dist/${e}/index.js`, `dist/${e}/index.d.ts`]);
+    const expected = ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts', ...entries];
+    expect(packedFiles).toEqual(expect.arrayContaining(expected));
     expect(packedFiles.some((f) => f.startsWith('templates/'))).toBe(true);
     expect(packedFiles.filter((f) => /^(tests|node_modules)\//.test(f))).toEqual([]);
+  });
+
+  test('better-sqlite3, redis, connect-redis, bcryptjs and @types/express are optional peers, not installed', () => {
+    const installed = path.join(project, 'node_modules', 'express-kernel', 'package.json');
+    const manifest = JSON.parse(fs.readFileSync(installed, 'utf8')) as {
+      dependencies: Record<string, string>; peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    for (const peer of OPTIONAL_PEERS) {
+      expect(manifest.dependencies[peer]).toBeUndefined();
+      expect(manifest.peerDependencies[peer]).toBeDefined();
+      expect(manifest.peerDependenciesMeta[peer]).toEqual({ optional: true });
+    }
+    expect(linked).toEqual(expect.arrayContaining(['@types/express-session', '@types/better-sqlite3', 'pino-http']));
+    expect(linked.filter((p) => ['better-sqlite3', 'redis', 'connect-redis', '@redis/client'].includes(p))).toEqual([]);
   });
 
   test('require() gives the public API', async () => {
@@ -85,19 +109,61 @@ describe('npm pack, installed into a fresh project', () => {
     expect(JSON.parse(stdout.trim())).toEqual(Object.fromEntries(EXPORTED_FUNCTIONS.map((n) => [n, 'function'])));
   });
 
-  test('an ESM import gives named exports', async () => {
+  test('an ESM import gives named exports, from the root and from a subpath', async () => {
     const code = `
       import { Route, createKernel } from 'express-kernel';
-      console.log(JSON.stringify([typeof Route, typeof createKernel]));`;
+      import { UrlMatcher } from 'express-kernel/routing';
+      console.log(JSON.stringify([typeof Route, typeof createKernel, typeof UrlMatcher]));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], project, 60_000);
-    expect(JSON.parse(stdout.trim())).toEqual(['function', 'function']);
+    expect(JSON.parse(stdout.trim())).toEqual(['function', 'function', 'function']);
   });
 
-  test("express-kernel/package.json resolves and the installed package carries its types", async () => {
+  test('express-kernel/package.json resolves and the installed package carries its types', async () => {
     const code = `console.log(require.resolve('express-kernel/package.json'))`;
     const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
     const pkgJson = stdout.trim();
-    expect(fs.realpathSync(pkgJson)).toBe(fs.realpathSync(path.join(project, 'node_modules', 'express-kernel', 'package.json')));
+    const installed = path.join(project, 'node_modules', 'express-kernel', 'package.json');
+    expect(fs.realpathSync(pkgJson)).toBe(fs.realpathSync(installed));
     expect(fs.existsSync(path.join(path.dirname(pkgJson), 'dist', 'index.d.ts'))).toBe(true);
+  });
+
+  test('a missing optional peer is named when its feature is used', async () => {
+    const code = `
+      try { require('express-kernel/profiler').openSqlite(':memory:'); console.log('opened'); }
+      catch (e) { console.log(e.message); }`;
+    const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
+    expect(stdout.trim()).toMatch(/^better-sqlite3 is not installed: npm install better-sqlite3 /);
+  });
+
+  // the consumer: createKernel, Route/RouteCollection/UrlGenerator, the subpaths, profileOf, and
+  // pino-http's req.log.info in a controller
+  test.each(['nodenext', 'node10'] as const)(
+    'a strict consumer (skipLibCheck: false) using the API with pino-http compiles (moduleResolution %s)',
+    async (resolution) => {
+      const config = path.join(project, `tsconfig.${resolution}.json`);
+      fs.writeFileSync(config, JSON.stringify(tsconfig(`out-${resolution}`, resolution), null, 2));
+      const { stdout } = await run(process.execPath, [TSC, '-p', config, '--pretty', 'false'], project);
+      expect(stdout).toBe('');
+      expect(fs.existsSync(path.join(project, `out-${resolution}`, 'app.js'))).toBe(true);
+    },
+    2 * 60_000,
+  );
+
+  test("the compiled consumer runs: pino-http's req.log in a kernel controller feeds the Logs panel", async () => {
+    const code = `
+      const { app, loggedMessages } = require('./out-nodenext/app.js');
+      const server = app.listen(0, '127.0.0.1', async () => {
+        try {
+          const res = await fetch('http://127.0.0.1:' + server.address().port + '/kernel/hello/ada');
+          const body = await res.json();
+          console.log(JSON.stringify({ status: res.status, body, logs: await loggedMessages(res.headers) }));
+        } finally { server.close(); }
+      });`;
+    const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
+    type Result = { status: number; body: { hello: string }; logs: string[] };
+    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
+    expect(result.status).toBe(200);
+    expect(result.body.hello).toBe('ada');
+    expect(result.logs).toContain('hello');
   });
 });

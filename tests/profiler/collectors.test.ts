@@ -8,6 +8,7 @@ import type { CollectorSummary, DataCollector } from '../../src/profiler/collect
 import type { Profile } from '../../src/profiler/Profile';
 import type { ProfilerStorage } from '../../src/profiler/storage/ProfilerStorage';
 import { MemoryProfilerStorage } from '../../src/profiler/storage/MemoryProfilerStorage';
+import { setRequestLog } from '../../src/profiler/requestLogger';
 import { bareKernel, tokenOf } from './kernel';
 
 interface CacheData { hits: number; key: string }
@@ -119,7 +120,7 @@ describe('req.log', () => {
     const parent = express();
     const outside: string[] = [];
     parent.use((req, _res, next) => {
-      req.log = pino({ level: 'debug' }, { write: (line: string) => { outside.push((JSON.parse(line) as { msg: string }).msg); } });
+      setRequestLog(req, pino({ level: 'debug' }, { write: (line: string) => { outside.push((JSON.parse(line) as { msg: string }).msg); } }));
       next();
     });
     parent.use(k);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createDemoRoutes } from '../../src/demo/routes';
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
+import { requestLog } from '../../src/profiler/requestLogger';
 import type { KernelOptions } from '../../src/kernel/options';
 import type { Profile } from '../../src/profiler/Profile';
 import { Route } from '../../src/routing/Route';
@@ -20,10 +21,10 @@ export function testRoutes(): RouteCollection {
   const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`;
   routes.add('t_logs', new Route('/t/logs', {
     controller: (req, res) => {
-      req.log?.debug('debug detail');
-      req.log?.info({ bookId: 7, password: 'hunter2-in-log' }, 'loaded book');
-      req.log?.warn('slow query');
-      req.log?.error({ err: new Error('db down') }, 'db failed');
+      requestLog(req)?.debug('debug detail');
+      requestLog(req)?.info({ bookId: 7, password: 'hunter2-in-log' }, 'loaded book');
+      requestLog(req)?.warn('slow query');
+      requestLog(req)?.error({ err: new Error('db down') }, 'db failed');
       res.type('html').send(page('logs'));
     },
   }));

@@ -10,10 +10,14 @@ import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
 import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
 import { SqliteThrottleStore } from '../../src/security/SqliteThrottleStore';
 import type { ThrottleStore } from '../../src/security/ThrottleStore';
-import { openRedis, RedisClient } from '../../src/storage/redis';
+import { openRedis } from '../../src/storage/redis';
+import type { createClient } from 'redis';
 import { openSqlite, SqliteDatabase } from '../../src/storage/sqlite';
 import { startRedis, TestRedis } from '../helpers/redis';
 import { basic, memorySession, securedKernel, testUsers } from './support';
+
+/** node-redis's own client type, all commands included. */
+type RedisClient = ReturnType<typeof createClient>;
 
 const provider = testUsers();
 const MESSAGE = 'Too many failed login attempts, please try again in 1 minute.';
@@ -120,7 +124,7 @@ describe('login throttling', () => {
       let clients: RedisClient[] = [];
       beforeAll(async () => {
         redis = await startRedis();
-        clients = [await openRedis(redis.url), await openRedis(redis.url)];
+        clients = [await openRedis<RedisClient>(redis.url), await openRedis<RedisClient>(redis.url)];
       });
       afterAll(async () => {
         await Promise.all(clients.map((c) => c.quit().catch(() => undefined)));

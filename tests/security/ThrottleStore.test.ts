@@ -2,9 +2,13 @@ import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
 import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
 import { SqliteThrottleStore } from '../../src/security/SqliteThrottleStore';
 import type { ThrottleStore } from '../../src/security/ThrottleStore';
-import { openRedis, RedisClient } from '../../src/storage/redis';
+import { openRedis } from '../../src/storage/redis';
+import type { createClient } from 'redis';
 import { openSqlite, SqliteDatabase } from '../../src/storage/sqlite';
 import { startRedis, TestRedis } from '../helpers/redis';
+
+/** node-redis's own client type, all commands included. */
+type RedisClient = ReturnType<typeof createClient>;
 
 /** One implementation under test: a store, a way to let time pass, and cleanup. */
 interface Subject {
@@ -18,7 +22,7 @@ let client: RedisClient;
 const dbs: SqliteDatabase[] = [];
 beforeAll(async () => {
   redis = await startRedis();
-  client = await openRedis(redis.url);
+  client = await openRedis<RedisClient>(redis.url);
 });
 afterAll(async () => {
   for (const db of dbs) db.close();

@@ -1,9 +1,13 @@
 import request from 'supertest';
-import { openRedis, RedisClient } from '../../src/storage/redis';
+import { openRedis } from '../../src/storage/redis';
+import type { createClient } from 'redis';
 import { sessionLayer } from '../../src/session';
 import { debugMessage } from '../helpers/http';
 import { startRedis, TestRedis } from '../helpers/redis';
 import { SECRET, sessionCookie, sessionKernel } from './sessionKernel';
+
+/** node-redis's own client type, all commands included. */
+type RedisClient = ReturnType<typeof createClient>;
 
 /** Retries `attempt` every 100 ms until it returns true or `ms` pass. */
 async function eventually(attempt: () => Promise<boolean>, ms: number): Promise<void> {
@@ -24,7 +28,7 @@ describe('sessionLayer(options) Redis store', () => {
   beforeAll(async () => {
     redis = await startRedis();
     // two application instances, each with its own connection
-    clients = [await openRedis(redis.url, 'session.redis'), await openRedis(redis.url, 'session.redis')];
+    clients = [await openRedis<RedisClient>(redis.url, 'session.redis'), await openRedis<RedisClient>(redis.url, 'session.redis')];
     a = sessionKernel(sessionLayer({ secret: SECRET, redis: clients[0] }));
     b = sessionKernel(sessionLayer({ secret: SECRET, redis: clients[1] }));
   });
@@ -78,7 +82,7 @@ describe('sessionLayer(options) Redis store', () => {
   });
 
   it('refuses a client that is not connected', async () => {
-    const client = await openRedis(redis.url);
+    const client = await openRedis<RedisClient>(redis.url);
     await client.close();
     expect(() => sessionLayer({ secret: SECRET, redis: client })).toThrow('Invalid option "session.redis": the Redis client is not connected');
   });

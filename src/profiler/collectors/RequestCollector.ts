@@ -29,7 +29,7 @@ export interface RequestData {
 
 /** The absolute URL of a request, query included, secret-looking query values redacted. */
 export function requestUrl(req: Request): string {
-  const uri = req.kernel.uri;
+  const uri = req.kernel!.uri;
   const url = uri === undefined ? req.originalUrl : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`;
   return redactUrl(url);
 }
@@ -43,11 +43,11 @@ export class RequestCollector implements DataCollector<RequestData> {
     const setCookie = res.getHeader('set-cookie');
     const cookies = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [String(setCookie)];
     return {
-      method: req.kernel.method,
+      method: req.kernel!.method,
       url: requestUrl(req),
-      pathInfo: req.kernel.uri?.pathInfo ?? req.originalUrl,
-      route: req.kernel.route,
-      routeParams: { ...(req.kernel.routeParams ?? {}) },
+      pathInfo: req.kernel!.uri?.pathInfo ?? req.originalUrl,
+      route: req.kernel!.route,
+      routeParams: { ...(req.kernel!.routeParams ?? {}) },
       query: redact(req.query ?? {}),
       requestHeaders: redactHeaders(req.headers),
       cookies: redactCookieHeader(req.headers.cookie),

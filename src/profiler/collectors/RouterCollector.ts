@@ -26,12 +26,12 @@ export class RouterCollector implements DataCollector<RouterData> {
   readonly label = 'Routing';
 
   collect(req: Request, res: Response): RouterData {
-    const uri = req.kernel.uri;
+    const uri = req.kernel!.uri;
     const location = res.getHeader('location');
     return {
-      route: req.kernel.route,
-      routeParams: { ...(req.kernel.routeParams ?? {}) },
-      method: req.kernel.method,
+      route: req.kernel!.route,
+      routeParams: { ...(req.kernel!.routeParams ?? {}) },
+      method: req.kernel!.method,
       host: uri?.host ?? '',
       scheme: uri?.scheme ?? 'http',
       pathInfo: uri?.pathInfo ?? '/',

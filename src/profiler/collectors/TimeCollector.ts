@@ -27,10 +27,10 @@ export class TimeCollector implements DataCollector<TimeData> {
   readonly label = 'Performance';
 
   collect(req: Request): TimeData {
-    const now = performance.now() - req.kernel.startedAt;
+    const now = performance.now() - req.kernel!.startedAt;
     return {
       duration: round(now),
-      events: req.kernel.timeline.map((e) => ({ name: e.name, start: round(e.start), end: round(e.end ?? now) })),
+      events: req.kernel!.timeline.map((e) => ({ name: e.name, start: round(e.start), end: round(e.end ?? now) })),
     };
   }
 

@@ -4,10 +4,14 @@ import request from 'supertest';
 import { createDemoRoutes } from '../../../src/demo/routes';
 import { createKernel } from '../../../src/kernel/createKernel';
 import { RedisProfilerStorage } from '../../../src/profiler/storage/RedisProfilerStorage';
-import { openRedis, RedisClient } from '../../../src/storage/redis';
+import { openRedis } from '../../../src/storage/redis';
+import type { createClient } from 'redis';
 import { startRedis, TestRedis } from '../../helpers/redis';
 import { describeProfilerStorage } from './conformance';
 import { makeProfile, T0 } from './profiles';
+
+/** node-redis's own client type, all commands included. */
+type RedisClient = ReturnType<typeof createClient>;
 
 // Every test runs against a real redis-server on a free loopback port; stores get their own key
 // prefix, so no test sees another's keys.
@@ -20,7 +24,7 @@ const now = (): number => T0;
 
 beforeAll(async () => {
   redis = await startRedis();
-  client = await openRedis(redis.url);
+  client = await openRedis<RedisClient>(redis.url);
 });
 afterAll(async () => {
   await client?.close();

@@ -1,0 +1,9 @@
+/**
+ * express-kernel/demo: the demo service's kernel and routes (a small books API on SQLite, behind
+ * HTTP Basic, with the profiler). Needs the optional peers better-sqlite3 and bcryptjs.
+ */
+export { createDemoKernel, DEMO_DEFAULTS } from './app';
+export type { DemoKernel, DemoKernelOptions } from './app';
+export { createDemoRoutes } from './routes';
+export { BookRepository } from './books';
+export type { Book } from './books';

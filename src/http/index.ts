@@ -1,0 +1,10 @@
+/**
+ * express-kernel/http: the HTTP floor under the kernel, usable in any Express app: the HTTP
+ * errors, the request URI behind trusted proxies, the error renderer and the security headers.
+ */
+export * from './errors';
+export { resolveRequestUri, compileTrust } from './RequestUri';
+export type { RequestUri, TrustFunction } from './RequestUri';
+export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRenderer';
+export type { ExceptionData, ErrorRenderOptions } from './ErrorRenderer';
+export { securityHeaders } from './securityHeaders';
