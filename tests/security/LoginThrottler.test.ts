@@ -13,6 +13,7 @@ import type { ThrottleStore } from '../../src/security/ThrottleStore';
 import { openRedis, RedisClient } from '../../src/storage/redis';
 import { openSqlite, SqliteDatabase } from '../../src/storage/sqlite';
 import { startRedis, TestRedis } from '../helpers/redis';
+import { describeWith } from '../helpers/requirements';
 import { basic, memorySession, securedKernel, testUsers } from './support';
 
 const provider = testUsers();
@@ -115,7 +116,7 @@ describe('login throttling', () => {
       }
     });
 
-    describe('on Redis', () => {
+    describeWith('redis-server')('on Redis', () => {
       let redis: TestRedis;
       let clients: RedisClient[] = [];
       beforeAll(async () => {

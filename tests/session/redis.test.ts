@@ -3,6 +3,7 @@ import { openRedis, RedisClient } from '../../src/storage/redis';
 import { sessionLayer } from '../../src/session';
 import { debugMessage } from '../helpers/http';
 import { startRedis, TestRedis } from '../helpers/redis';
+import { describeWith } from '../helpers/requirements';
 import { SECRET, sessionCookie, sessionKernel } from './sessionKernel';
 
 /** Retries `attempt` every 100 ms until it returns true or `ms` pass. */
@@ -15,7 +16,7 @@ async function eventually(attempt: () => Promise<boolean>, ms: number): Promise<
   }
 }
 
-describe('sessionLayer(options) Redis store', () => {
+describeWith('redis-server')('sessionLayer(options) Redis store', () => {
   let redis: TestRedis;
   let clients: RedisClient[];
   let a: ReturnType<typeof sessionKernel>;
