@@ -153,12 +153,12 @@ describe('Dockerfile, replayed without Docker', () => {
     expect(entries.filter((e) => /^(deps|src)(\/|$)|\.(c|cpp|h|hpp|o|a|mk|gyp)$/.test(e))).toEqual([]);
   });
 
-  test("the node user may write one folder only, a VOLUME; root keeps the rest", () => {
+  test("the image's user owns one folder of the WORKDIR, a VOLUME; root owns the rest", () => {
     expect(built.volumes).toHaveLength(1);
-    const volume = path.join(copyRoot, built.volumes[0]);
-    expect(fs.statSync(volume).uid).toBe(NOBODY.uid);
-    const own = walk(copyWorkdir).filter((rel) => fs.lstatSync(path.join(copyWorkdir, rel)).uid === NOBODY.uid);
+    const imageUid = IMAGE_USERS[built.user!];
+    const own = walk(built.workdir).filter((rel) => fs.lstatSync(path.join(built.workdir, rel)).uid === imageUid);
     expect(own.map((rel) => path.posix.join(built.containerWorkdir, rel))).toEqual([built.volumes[0]]);
+    expect(fs.statSync(path.join(copyRoot, built.volumes[0])).uid).toBe(NOBODY.uid);
   });
 
   test('GET /api answers 200 with JSON', async () => {
