@@ -1,11 +1,14 @@
 # express-kernel demo server.
 #   docker build -t express-kernel .
 #   docker run -p 8000:8000 express-kernel
+# State (the SQLite files of the demo and of the profiler) lives in /app/var, a volume the node
+# user owns; keep it across containers with `-v express-kernel-var:/app/var`.
 # tests/service/dockerfile.test.ts replays this file's build RUN steps, COPY
-# lines, ENV and CMD outside Docker: keep instructions in shell or exec form.
+# lines, ENV, VOLUME and CMD outside Docker, then starts the CMD as an unprivileged
+# user: keep instructions in shell or exec form and RUN paths relative to WORKDIR.
 
 # ---- build: compile TypeScript, then keep production dependencies only ----
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 is a native addon: node-gyp needs python3, make and g++
 # whenever no prebuilt binary can be fetched
@@ -18,17 +21,28 @@ COPY . .
 RUN npm run build
 # the demo needs the optional peers (better-sqlite3, bcryptjs, redis): dependencies in the image
 RUN node scripts/image-dependencies.js && npm install --omit=dev --no-audit --no-fund
+# better-sqlite3 needs only its compiled addon at run time: drop the SQLite sources (deps/),
+# the C++ sources (src/) and node-gyp's intermediates (object files, Makefiles, the test extension)
+RUN cd node_modules/better-sqlite3 \
+ && mv build/Release/better_sqlite3.node better_sqlite3.node \
+ && rm -rf build deps src binding.gyp \
+ && mkdir -p build/Release \
+ && mv better_sqlite3.node build/Release/better_sqlite3.node
 
 # ---- runtime ----
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
-# SQLite (books, sessions, throttling) lives where the node user can write; mount a volume
-# there and set SQLITE_PATH to keep it across containers
-ENV HOST=0.0.0.0 PORT=8000 APP_ENV=dev SQLITE_PATH=/tmp/express-kernel/demo.sqlite
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 APP_ENV=dev
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/templates ./templates
+# the TypeScript sources the source maps name, for the exception pages' excerpts
+COPY --from=build /app/src ./src
+# the only folder the node user (uid 1000 in the node images) may write: SQLITE_PATH and
+# PROFILER_SQLITE default to var/demo.sqlite and var/profiler.sqlite under the WORKDIR
+RUN mkdir -p var && chown 1000:1000 var
+VOLUME /app/var
 USER node
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
 import { openRedis, RedisClient } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
+import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from './profiler/storage/SqliteProfilerStorage';
 import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
 
 /**
@@ -13,12 +14,17 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
  * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
+ *   both SQLite files default to var/ under the working directory, the one folder the service
+ *   writes (the Docker image's /app/var volume);
  * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
  * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`;
  * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
  * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
  */
+/** The demo's SQLite file (books, sessions, throttling) when SQLITE_PATH is unset. */
+const DEFAULT_DEMO_SQLITE = 'var/demo.sqlite';
+
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
   const debug = debugText === '1' || debugText === 'true';
   try {
     if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
-    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: env.REDIS_URL || undefined });
+    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? DEFAULT_PROFILER_SQLITE, redisUrl: env.REDIS_URL || undefined });
     kernel = createDemoKernel({
       debug,
       environment: appEnv,
@@ -61,7 +67,7 @@ async function main(): Promise<void> {
       trustedProxies: list(env.TRUSTED_PROXIES),
       profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
       logger,
-      sqlitePath: env.SQLITE_PATH ?? 'var/demo.sqlite',
+      sqlitePath: env.SQLITE_PATH ?? DEFAULT_DEMO_SQLITE,
       redis,
       secret: env.APP_SECRET,
       adminPassword: env.ADMIN_PASSWORD,

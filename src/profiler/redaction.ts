@@ -49,8 +49,9 @@ export function isSecretValue(value: unknown): boolean {
 
 /**
  * A JSON-safe copy of a value with every field whose name looks secret replaced by
- * {@link REDACTED}, at any depth (8 levels and 200 entries per level at most). Functions become
- * `[function name]`; values that look like credentials are redacted whatever their name.
+ * {@link REDACTED}, at any depth (8 levels and 200 entries per level at most), except booleans,
+ * which hold no secret (`csrfProtection: true`, `requireToken: false` show as they are). Functions
+ * become `[function name]`; values that look like credentials are redacted whatever their name.
  */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
@@ -65,7 +66,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, MAX_ITEMS)) {
-    out[k] = isSecretName(k) ? REDACTED : redact(v, depth + 1);
+    out[k] = isSecretName(k) && typeof v !== 'boolean' ? REDACTED : redact(v, depth + 1);
   }
   return out;
 }

@@ -11,7 +11,10 @@ export type TimeZoneSource = 'user' | 'session' | 'header' | 'cookie' | 'default
 
 /** What the time zone layer decided, kept on `req.timeZoneInfo` for the profiler. */
 export interface TimeZoneInfo {
-  /** The IANA name as Intl lists it, e.g. `Europe/Paris` (an alias such as `Asia/Kolkata` becomes the listed `Asia/Calcutta` on Node 20). */
+  /**
+   * The IANA name as the source gave it, case-normalised: `Europe/Paris`, `Asia/Kolkata` (kept, though
+   * Node 20's ICU lists `Asia/Calcutta`), `asia/kolkata` → `Asia/Kolkata`.
+   */
   readonly timeZone: string;
   readonly source: TimeZoneSource;
 }
@@ -105,14 +108,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * The time zone layer: sets `req.timeZone` (an IANA name) and `req.timeZoneInfo` from, in order,
  * 1. the user's preference (`options.userPreference(req)`, e.g. `req.user?.timeZone`),
  * 2. the session (`req.session.timeZone`, when a session layer runs; never creates a session),
- * 3. the `Time-Zone` request header: a non-standard header carrying one IANA time zone name,
- *    case-sensitive, as `Intl.supportedValuesOf('timeZone')` lists it or an IANA alias of a
- *    listed zone, or `UTC` (e.g. `Time-Zone: Europe/Paris`); a browser client sends
- *    `Intl.DateTimeFormat().resolvedOptions().timeZone`,
+ * 3. the `Time-Zone` request header: a non-standard header carrying one IANA time zone name
+ *    (a zone or a link of the IANA database, in any case), or `UTC` (e.g. `Time-Zone: Europe/Paris`);
+ *    a browser client sends `Intl.DateTimeFormat().resolvedOptions().timeZone`,
  * 4. the `tz` cookie (see `cookieName`),
  * 5. the default.
- * Every value is checked with {@link canonicalTimeZone} and `req.timeZone` is always a listed
- * name. Invalid values from the user, the session and the cookie are ignored; an invalid
+ * Every value is checked with {@link canonicalTimeZone}: `req.timeZone` is the name the source
+ * gave, spelled as IANA spells it (`asia/kolkata` → `Asia/Kolkata`, never renamed to ICU's
+ * `Asia/Calcutta`). Invalid values from the user, the session and the cookie are ignored; an invalid
  * `Time-Zone` header is a client error whichever source wins.
  * @param options - see {@link TimeZoneOptions}; validated here, once
  * @returns the layer, for `createKernel({ layers: { 'time-zone': … } })`

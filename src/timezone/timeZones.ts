@@ -1,11 +1,17 @@
-import { remember } from '../support/remember';
+import { IANA_TIME_ZONE_NAMES } from './ianaNames';
 
 let zones: ReadonlySet<string> | undefined;
+let spellings: ReadonlyMap<string, string> | undefined;
+/** The characters of IANA names (ASCII only: a Kelvin sign must not lower-case into a `k`). */
+const NAME_CHARS = /^[A-Za-z0-9_+\-/]{1,64}$/;
+/** Whether Intl takes a name, per spelled name (at most one entry per IANA name). */
+const intlTakes = new Map<string, boolean>();
 
 /**
  * The time zones this Node build lists (`Intl.supportedValuesOf('timeZone')`), plus `UTC`.
  * ICU lists CLDR's spelling of each zone, which is sometimes an older IANA name: Node 20 lists
- * `Asia/Calcutta` and `Europe/Kiev`, not `Asia/Kolkata` and `Europe/Kyiv`. Computed once.
+ * `Asia/Calcutta` and `Europe/Kiev`, not `Asia/Kolkata` and `Europe/Kyiv`; both spellings are
+ * taken by {@link canonicalTimeZone}. Computed once.
  * @returns a frozen set of names, case-sensitive
  */
 export function supportedTimeZones(): ReadonlySet<string> {
@@ -13,37 +19,49 @@ export function supportedTimeZones(): ReadonlySet<string> {
   return zones;
 }
 
-/** IANA name syntax: segments that start with a capital or a digit (`Etc/GMT+5`, `EST5EDT`). */
-const IANA_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){0,2}$/;
-const MAX_ALIASES = 1000;
-const aliases = new Map<string, string | undefined>();
-
-/**
- * The listed name a time zone stands for: itself when {@link supportedTimeZones} lists it, the
- * listed zone an IANA alias resolves to (`Asia/Kolkata` → `Asia/Calcutta` on Node 20, as
- * Firefox sends the former and Chrome the latter), else undefined. Case variants of a listed
- * name (`europe/paris`), offsets (`+02:00`) and anything else are refused. Never throws.
- * @param value - anything
- * @returns the listed name, or undefined
- */
-export function canonicalTimeZone(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  if (supportedTimeZones().has(value)) return value;
-  if (value.length > 64 || !IANA_NAME.test(value)) return undefined;
-  if (aliases.has(value)) return aliases.get(value);
-  let listed: string | undefined;
-  try {
-    const resolved = new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
-    listed = supportedTimeZones().has(resolved) && resolved.toLowerCase() !== value.toLowerCase() ? resolved : undefined;
-  } catch {
-    listed = undefined;
+/** Lower-cased name → the name as the IANA database (else Intl's list) spells it. Computed once. */
+function spellingOf(lowerCased: string): string | undefined {
+  if (spellings === undefined) {
+    const map = new Map<string, string>();
+    for (const name of supportedTimeZones()) map.set(name.toLowerCase(), name);
+    // IANA's spelling wins where both spell a name (they agree today)
+    for (const name of IANA_TIME_ZONE_NAMES) map.set(name.toLowerCase(), name);
+    spellings = map;
   }
-  return remember(aliases, value, listed, MAX_ALIASES);
+  return spellings.get(lowerCased);
 }
 
 /**
- * Whether `value` names a time zone: a {@link supportedTimeZones} name exactly, or an IANA alias
- * of one (see {@link canonicalTimeZone}). Never throws, whatever it is given.
+ * The IANA time zone name `value` stands for, spelled as the IANA database spells it: the name
+ * itself, case-normalised (`asia/kolkata` → `Asia/Kolkata`, `europe/kyiv` → `Europe/Kyiv`,
+ * `utc` → `UTC`), when it is a name of the IANA database (a zone or a link, tzdata 2025b) or one
+ * {@link supportedTimeZones} lists, and this Node's `Intl` takes it. A link is kept as sent, not
+ * replaced by the zone ICU lists (`Asia/Kolkata` stays `Asia/Kolkata`, where Node 20's ICU lists
+ * `Asia/Calcutta`): the client gets back the name it sent. Non-ASCII look-alikes, offsets (`+02:00`), unknown names and
+ * anything else give undefined. Never throws.
+ * @param value - anything
+ * @returns the IANA name, or undefined
+ */
+export function canonicalTimeZone(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !NAME_CHARS.test(value)) return undefined;
+  const name = spellingOf(value.toLowerCase());
+  if (name === undefined) return undefined;
+  let taken = intlTakes.get(name);
+  if (taken === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: name });
+      taken = true;
+    } catch {
+      taken = false;
+    }
+    intlTakes.set(name, taken);
+  }
+  return taken ? name : undefined;
+}
+
+/**
+ * Whether `value` names a time zone, in any case: see {@link canonicalTimeZone}. Never throws,
+ * whatever it is given.
  * @param value - anything
  */
 export function isValidTimeZone(value: unknown): value is string {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
 import { DEFAULT_SQLITE_PATH, SqliteProfilerStorage } from '../../src/profiler/storage/SqliteProfilerStorage';
 import { startRedis, TestRedis } from '../helpers/redis';
+import { describeWith } from '../helpers/requirements';
 import { makeProfile } from '../profiler/storage/profiles';
 import { CLI, ensureCliBuilt, ROOT } from './builtCli';
 
@@ -131,7 +132,7 @@ describe('express-kernel profiler:purge', () => {
   });
 });
 
-describe('express-kernel profiler:* on Redis', () => {
+describeWith('redis-server')('express-kernel profiler:* on Redis', () => {
   let redis: TestRedis;
   beforeAll(async () => {
     redis = await startRedis();

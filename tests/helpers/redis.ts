@@ -1,5 +1,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { missingMessage, programPath } from './requirements';
 
 /** A redis-server started for a test on a free loopback port. */
 export interface TestRedis {
@@ -37,15 +38,23 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 
 /**
  * Starts Debian's `redis-server` (installed by `.ci/run`) bound to 127.0.0.1 with no persistence.
- * @throws Error when redis-server is not installed or does not start within 5 s
+ * Suites check for it first with `has('redis-server')` (./requirements).
+ * @throws Error when redis-server is not installed, fails to start, or does not listen within 5 s
  */
 export async function startRedis(): Promise<TestRedis> {
+  const binary = programPath('redis-server');
+  if (binary === undefined) throw new Error(missingMessage('redis-server'));
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    child.on('error', () => undefined);
-    await waitForPort(port, 5000);
+    const c = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = c;
+    const failed = new Promise<never>((_, reject) => {
+      c.once('error', (e) => reject(new Error(`redis-server (${binary}) did not start: ${e.message}`)));
+      c.once('exit', (code, signal) => reject(new Error(`redis-server exited at start (code ${code}, signal ${signal})`)));
+    });
+    failed.catch(() => undefined); // only the race below reports it
+    await Promise.race([waitForPort(port, 5000), failed]);
   };
   await start();
   return {

@@ -111,6 +111,11 @@ describe('redact(value)', () => {
       .toEqual({ user: 'a', password: REDACTED, deep: [{ client_secret: REDACTED, ok: 1 }], sessionId: REDACTED, csrf_token: REDACTED, author: 'Herbert' });
   });
 
+  test('keeps booleans under secret-looking names (a flag holds no secret), redacts every other value there', () => {
+    expect(redact({ csrfProtection: true, requireToken: false, secret: 's', token: 0, password: null, apiKey: ['k'] }))
+      .toEqual({ csrfProtection: true, requireToken: false, secret: REDACTED, token: REDACTED, password: REDACTED, apiKey: REDACTED });
+  });
+
   test('redacts credential-looking values whatever their name, and makes the rest JSON-safe', () => {
     expect(redact({ a: 'Bearer abc.def', b: 'redis://u:pw@host:6379', c: 'eyJhbGciOi.eyJzdWIiOi.sig', f: function named() {}, u: undefined, n: 10n }))
       .toEqual({ a: REDACTED, b: REDACTED, c: REDACTED, f: '[function named]', u: null, n: '10' });

@@ -4,17 +4,16 @@
  * their profiles, and axe finds no serious accessibility violation on the pages. Skipped, with
  * the reason printed, when no Chromium is installed.
  */
-import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright-core';
 import request from 'supertest';
 import type { Kernel } from '../../src/kernel/createKernel';
 import { listen, type Listening } from '../helpers/http';
+import { describeWith, programPath } from '../helpers/requirements';
 import { bareKernel, PANELS, tokenOf } from './kernel';
 
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p));
-const describeWithBrowser = CHROMIUM === undefined ? describe.skip : describe;
-if (CHROMIUM === undefined) console.warn('toolbar.browser.test.ts skipped: no Chromium found at /usr/lib/chromium/chromium, /usr/bin/chromium or /usr/bin/google-chrome');
+const CHROMIUM = programPath('chromium');
+const describeWithBrowser = describeWith('chromium');
 
 
 describeWithBrowser('the toolbar in a browser', () => {

@@ -1,20 +1,18 @@
 /**
  * Checks the reference matcher itself against the real thing: Symfony 5.4's CompiledUrlMatcher,
- * run through `tests/routing/symfony/harness.php`. Skipped where PHP and Debian's
- * php-symfony-routing are not installed.
+ * run through `tests/routing/symfony/harness.php`. Needs PHP and Debian's
+ * php-symfony-routing (tests/helpers/requirements.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { ReferenceMatcher, type Outcome } from './reference-matcher';
 import { buildCollection, type RouteSpec } from './outcome';
 import { CONTEXT_SENSITIVE, EMPTY_MATCHING, pathFrom, requestArb, tableArb, type RequestSpec } from './table-arbitraries';
+import { describeWith, programPath } from '../helpers/requirements';
 
-const PHP = ['/usr/bin/php', '/usr/local/bin/php'].find((p) => existsSync(p));
-const SYMFONY = '/usr/share/php/Symfony/Component/Routing/autoload.php';
-const available = PHP !== undefined && existsSync(SYMFONY);
+const PHP = programPath('php');
 const HARNESS = path.join(__dirname, 'symfony', 'harness.php');
 
 interface Case {
@@ -46,7 +44,7 @@ function sampleCases(seed: number, count: number, options: Parameters<typeof tab
   }));
 }
 
-const describeIfPhp = available ? describe : describe.skip;
+const describeIfPhp = describeWith('php');
 
 describeIfPhp('ReferenceMatcher against Symfony 5.4 (php harness)', () => {
   const families: Array<[string, Parameters<typeof tableArb>[0]]> = [

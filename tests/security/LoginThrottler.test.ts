@@ -14,6 +14,7 @@ import { openRedis } from '../../src/storage/redis';
 import type { createClient } from 'redis';
 import { openSqlite, SqliteDatabase } from '../../src/storage/sqlite';
 import { startRedis, TestRedis } from '../helpers/redis';
+import { describeWith } from '../helpers/requirements';
 import { basic, memorySession, securedKernel, testUsers } from './support';
 
 /** node-redis's own client type, all commands included. */
@@ -119,7 +120,7 @@ describe('login throttling', () => {
       }
     });
 
-    describe('on Redis', () => {
+    describeWith('redis-server')('on Redis', () => {
       let redis: TestRedis;
       let clients: RedisClient[] = [];
       beforeAll(async () => {

@@ -12,8 +12,9 @@
  *   stage's WORKDIR, with the stage's ENV. A RUN that installs system
  *   packages (apt-get install) is not run on this machine: the test checks
  *   instead that each package it names is installed here.
- * Not replayed: the base image itself (the host's Node.js stands in for it) and
- * USER (the host may have no such user); they are returned for the test to check.
+ * Not replayed: the base image itself (the host's Node.js stands in for it),
+ * USER (the host may have no such user) and VOLUME; they are returned for the test
+ * to check, and {@link unprivilegedCopy} makes a copy of a stage to run as another user.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -234,8 +235,14 @@ export interface StepLog {
 }
 
 export interface ReplayResult {
+  /** host folder standing for the final stage's root file system */
+  rootfs: string;
+  /** the final stage's WORKDIR, as a path in the image */
+  containerWorkdir: string;
   /** host folder standing for the final stage's WORKDIR */
   workdir: string;
+  /** the final stage's VOLUME paths, as paths in the image */
+  volumes: string[];
   /** the final stage's ENV (and ARG defaults) */
   env: Record<string, string>;
   cmd: string[] | null;
@@ -275,6 +282,7 @@ export function replay(stages: Stage[], context: string, root: string, baseEnv: 
     let healthcheck: string[] | null = null;
     let user: string | null = null;
     const expose: string[] = [];
+    const volumes: string[] = [];
 
     for (const ins of stage.instructions) {
       const t0 = Date.now();
@@ -372,10 +380,14 @@ export function replay(stages: Stage[], context: string, root: string, baseEnv: 
         case 'EXPOSE':
           expose.push(...words(ins.rest));
           break;
+        case 'VOLUME': {
+          const list = ins.rest.startsWith('[') ? (JSON.parse(ins.rest) as string[]) : words(ins.rest);
+          volumes.push(...list.map((v) => path.posix.resolve(workdir, expand(v, vars))));
+          break;
+        }
         case 'LABEL':
         case 'STOPSIGNAL':
         case 'SHELL':
-        case 'VOLUME':
         case 'ONBUILD':
         case 'MAINTAINER':
           if (ins.op === 'SHELL') throw new Error(`Dockerfile line ${ins.line}: SHELL is not replayed by this test`);
@@ -385,8 +397,41 @@ export function replay(stages: Stage[], context: string, root: string, baseEnv: 
       }
       steps.push({ line: ins.line, op: ins.op, what: ins.rest.slice(0, 80), ms: Date.now() - t0 });
     }
-    result = { workdir: host(workdir), env: vars, cmd, healthcheck, user, expose, base: stage.base, aptPackages: apt, steps };
+    result = {
+      rootfs,
+      containerWorkdir: workdir,
+      workdir: host(workdir),
+      volumes,
+      env: vars,
+      cmd,
+      healthcheck,
+      user,
+      expose,
+      base: stage.base,
+      aptPackages: apt,
+      steps,
+    };
   }
   if (!result) throw new Error('Dockerfile has no stage');
   return result;
+}
+
+/**
+ * A copy of a replayed stage's root file system as the image has it for an unprivileged
+ * user: `cp -a` (we run as root, so ownership is kept: what COPY and RUN made stays root's),
+ * then whatever belongs to the image's user (`imageUid`, e.g. 1000 for `node` in the node
+ * images) is given to `uid`:`gid` instead, the user the test runs the CMD as. The copy's
+ * folder is made traversable (mkdtemp folders are 0700). Returns the copy's root.
+ */
+export function unprivilegedCopy(rootfs: string, dest: string, imageUid: number, uid: number, gid: number): string {
+  fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o755 });
+  execFileSync('cp', ['-a', rootfs, dest]);
+  fs.chmodSync(dest, 0o755);
+  const walk = (p: string): void => {
+    const st = fs.lstatSync(p);
+    if (st.uid === imageUid) fs.lchownSync(p, uid, gid);
+    if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+  };
+  walk(dest);
+  return dest;
 }

@@ -4,6 +4,7 @@
  * free loopback port, driven over real HTTP.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv,
@@ -19,13 +20,28 @@ import {
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'server.js');
 
+/** The repository's own var/ folder (what `npm start` writes), file by file with size and mtime. */
+function repoVarState(): string[] {
+  const dir = path.join(REPO, 'var');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).sort().map((f) => {
+    const st = fs.statSync(path.join(dir, f));
+    return `${f} ${st.size} ${st.mtimeMs}`;
+  });
+}
+
 describe('node dist/server.js', () => {
   let server: ServerProcess | undefined;
   let port = 0;
   let base = '';
   let profilerLink = '';
+  /** the test's own stores: `npm test` leaves var/profiler.sqlite and var/demo.sqlite alone */
+  let tmp = '';
+  let varBefore: string[] = [];
 
   beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-process-'));
+    varBefore = repoVarState();
     if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -33,13 +49,21 @@ describe('node dist/server.js', () => {
       command: process.execPath,
       args: [SERVER],
       cwd: REPO,
-      env: cleanEnv({ HOST: '127.0.0.1', PORT: String(port) }),
+      env: cleanEnv({
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        SQLITE_PATH: path.join(tmp, 'demo.sqlite'),
+        PROFILER_SQLITE: path.join(tmp, 'profiler.sqlite'),
+      }),
       ready: READY_LINE,
       timeoutMs: 20_000,
     });
   }, 30_000);
 
-  afterAll(() => killIfRunning(server));
+  afterAll(() => {
+    killIfRunning(server);
+    if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
   test('prints its ready line with the address it listens on', () => {
     const m = READY_LINE.exec(server!.output());
@@ -77,5 +101,10 @@ describe('node dist/server.js', () => {
   test('SIGTERM ends it with exit code 0 within 5 s', async () => {
     const res = await stopProcess(server!, 'SIGTERM', 5_000);
     expect({ code: res.code, signal: res.signal }).toEqual({ code: 0, signal: null });
+  });
+
+  test("the profiles went to the test's temporary store, not the repository's var/profiler.sqlite", () => {
+    expect(fs.statSync(path.join(tmp, 'profiler.sqlite')).size).toBeGreaterThan(0);
+    expect(repoVarState()).toEqual(varBefore);
   });
 });

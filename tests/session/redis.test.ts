@@ -4,6 +4,7 @@ import type { createClient } from 'redis';
 import { sessionLayer } from '../../src/session';
 import { debugMessage } from '../helpers/http';
 import { startRedis, TestRedis } from '../helpers/redis';
+import { describeWith } from '../helpers/requirements';
 import { SECRET, sessionCookie, sessionKernel } from './sessionKernel';
 
 /** node-redis's own client type, all commands included. */
@@ -19,7 +20,7 @@ async function eventually(attempt: () => Promise<boolean>, ms: number): Promise<
   }
 }
 
-describe('sessionLayer(options) Redis store', () => {
+describeWith('redis-server')('sessionLayer(options) Redis store', () => {
   let redis: TestRedis;
   let clients: RedisClient[];
   let a: ReturnType<typeof sessionKernel>;

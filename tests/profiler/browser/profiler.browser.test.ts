@@ -12,14 +12,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createDemoKernel, type DemoKernel } from '../../../src/demo/app';
 import { listen, type Listening } from '../../helpers/http';
+import { describeWith, programPath } from '../../helpers/requirements';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/lib/chromium/chromium'];
-const CHROMIUM = CANDIDATES.find((p) => fs.existsSync(p));
+const CHROMIUM = programPath('chromium');
 const SHOTS = path.resolve(__dirname, '../../../test-artifacts/screenshots');
 
 jest.setTimeout(90_000);
 
-describe('the profiler in a browser (demo kernel)', () => {
+describeWith('chromium')('the profiler in a browser (demo kernel)', () => {
   let browser: Browser;
   let context: BrowserContext;
   let kernel: DemoKernel;
@@ -44,9 +44,6 @@ describe('the profiler in a browser (demo kernel)', () => {
   };
 
   beforeAll(async () => {
-    if (CHROMIUM === undefined) {
-      throw new Error(`Chromium is required for the profiler browser tests but none was found at ${CANDIDATES.join(' or ')}; install Debian's chromium package (CI does it in .ci/run). Do not use "npx playwright install".`);
-    }
     fs.mkdirSync(SHOTS, { recursive: true });
     kernel = createDemoKernel({ debug: true });
     server = await listen(kernel);

@@ -1,0 +1,63 @@
+/**
+ * A suite that needs a missing program, run by a real jest in a child process: skipped with one
+ * line naming the Debian package on a developer's machine, a loud failure with CI=true. The
+ * program is made missing by pointing its path at a file that does not exist
+ * (EXPRESS_KERNEL_TEST_REDIS_SERVER), as on a fresh Debian with only Node.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { missingMessage, overrideVariable, programPath } from './requirements';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+const SUITE = 'tests/session/redis.test.ts';
+const LINE = `${SUITE} skipped: needs redis-server (apt-get install -y redis-server)`;
+
+interface Run { status: number | null; output: string }
+
+/** Runs jest on SUITE with redis-server missing, without jest's own variables (and with `ci`). */
+function jestWithoutRedis(ci: boolean): Promise<Run> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (k !== 'CI' && !k.startsWith('JEST_')) env[k] = v;
+  env[overrideVariable('redis-server')] = '/nonexistent/redis-server';
+  if (ci) env.CI = 'true';
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [JEST, SUITE, '--maxWorkers=1', '--colors=false'], { cwd: ROOT, env });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
+jest.setTimeout(120_000);
+
+describe('has(program) and describeWith(program)', () => {
+  it('find redis-server here, and nothing where its path is overridden with a missing file', () => {
+    expect(programPath('redis-server')).toMatch(/\/redis-server$/);
+    process.env[overrideVariable('redis-server')] = '/nonexistent/redis-server';
+    try {
+      expect(programPath('redis-server')).toBeUndefined();
+    } finally {
+      delete process.env[overrideVariable('redis-server')];
+    }
+    expect(missingMessage('php')).toBe('needs php (apt-get install -y php-cli php-symfony-routing)');
+  });
+
+  it('skip a suite whose program is missing with one line naming the Debian package, and pass', async () => {
+    const run = await jestWithoutRedis(false);
+    expect(run.output.split('\n').filter((l) => l.includes('skipped: needs'))).toEqual([LINE]);
+    expect(run.output).toMatch(/Tests:\s+\d+ skipped, \d+ total/);
+    expect(run.output).not.toMatch(/did not listen|TypeError/);
+    expect(run.status).toBe(0);
+  });
+
+  it('fail such a suite with CI=true, saying what to install', async () => {
+    const run = await jestWithoutRedis(true);
+    expect(run.output).toContain(`${SUITE} needs redis-server (apt-get install -y redis-server): not found, and CI=true forbids skipping`);
+    expect(run.output).toMatch(/Tests:\s+1 failed/);
+    expect(run.output).not.toMatch(/did not listen|TypeError/);
+    expect(run.status).toBe(1);
+  });
+});

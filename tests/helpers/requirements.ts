@@ -1,0 +1,94 @@
+/**
+ * The system programs some suites need (redis-server, Chromium, PHP with Symfony's routing), looked
+ * up before the suite runs. Missing on a developer's machine: the suite is skipped with one line,
+ *   tests/session/redis.test.ts skipped: needs redis-server (apt-get install -y redis-server)
+ * Missing with CI=true (as `.ci/run` sets): one failing test says what to install instead.
+ * Not a test file itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type Program = 'redis-server' | 'chromium' | 'php';
+
+interface Lookup {
+  /** Debian packages that provide it */
+  packages: string;
+  /** absolute candidates, then names looked up on PATH */
+  candidates: string[];
+  /** other files it needs (Debian's Symfony routing for php) */
+  needs?: string[];
+}
+
+const PROGRAMS: Record<Program, Lookup> = {
+  'redis-server': { packages: 'redis-server', candidates: ['redis-server'] },
+  // the real binary first: Debian's /usr/bin/chromium is a wrapper script
+  chromium: { packages: 'chromium', candidates: ['/usr/lib/chromium/chromium', 'chromium'] },
+  php: {
+    packages: 'php-cli php-symfony-routing',
+    candidates: ['php'],
+    needs: ['/usr/share/php/Symfony/Component/Routing/autoload.php'],
+  },
+};
+
+/**
+ * The environment variable that replaces a program's path, for tests of this helper (a path that
+ * does not exist makes the program missing): `EXPRESS_KERNEL_TEST_REDIS_SERVER`, `..._CHROMIUM`, `..._PHP`.
+ */
+export function overrideVariable(program: Program): string {
+  return `EXPRESS_KERNEL_TEST_${program.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The program's absolute path, or undefined when it (or a file it needs) is missing. */
+export function programPath(program: Program): string | undefined {
+  const lookup = PROGRAMS[program];
+  const override = process.env[overrideVariable(program)];
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const candidates = override !== undefined && override !== '' ? [override] : lookup.candidates;
+  const found = candidates
+    .flatMap((c) => (path.isAbsolute(c) ? [c] : dirs.map((d) => path.join(d, c))))
+    .find(executable);
+  if (found === undefined || !(lookup.needs ?? []).every((f) => fs.existsSync(f))) return undefined;
+  return found;
+}
+
+/** `needs redis-server (apt-get install -y redis-server)`: what is missing and the line that installs it. */
+export function missingMessage(program: Program): string {
+  return `needs ${program} (apt-get install -y ${PROGRAMS[program].packages})`;
+}
+
+const reported = new Set<Program>();
+
+/**
+ * Whether `program` is installed. When it is not, says so once per test file: without CI, one
+ * line on stderr (`<file> skipped: needs …`); with CI=true, a failing test named for it.
+ * Call at the top of a test file, and leave out (or skip) what needs the program when false.
+ */
+export function has(program: Program): boolean {
+  if (programPath(program) !== undefined) return true;
+  if (!reported.has(program)) {
+    reported.add(program);
+    const file = path.relative(process.cwd(), expect.getState().testPath ?? 'a test file');
+    if (process.env.CI === 'true') {
+      test(missingMessage(program), () => {
+        throw new Error(`${file} ${missingMessage(program)}: not found, and CI=true forbids skipping`);
+      });
+    } else {
+      process.stderr.write(`${file} skipped: ${missingMessage(program)}\n`);
+    }
+  }
+  return false;
+}
+
+/** `describe` when `program` is installed, else a skipped describe (see {@link has}). */
+export function describeWith(program: Program): jest.Describe {
+  return has(program) ? describe : describe.skip;
+}
