@@ -53,6 +53,8 @@ export interface CompiledRoute {
    */
   readonly indexSegments: readonly IndexSegment[];
   readonly tailFrom: number;
+  /** The route's `utf8` option: its regexes run on characters (Unicode mode), else on bytes. */
+  readonly utf8: boolean;
 }
 
 const SEPARATORS = '/,;.:-_~+*=@|';
@@ -74,7 +76,14 @@ interface Compiled {
   firstOptional: number;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Symfony's test for a requirement that needs UTF-8 mode: `\X`, `\p{L}`, `\P{L}`, `\x{263A}`. */
+const UTF8_ESCAPE = /(?<!\\)\\(?:\\\\)*(?:X|[pP][{CLMNPSZ]|x\{[A-Fa-f0-9]{3})/;
+
 function compilePattern(route: Route, pattern: string, isHost: boolean): Compiled {
+  if (!route.utf8 && NON_ASCII.test(pattern)) {
+    throw new InvalidRouteError(route.path, `Cannot use UTF-8 route patterns without setting the "utf8" option for route "${route.path}".`);
+  }
   const tokens: Token[] = [];
   const variables: string[] = [];
   const defaultSeparator = isHost ? '.' : '/';
@@ -109,8 +118,11 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
       const extra = nextSeparator !== defaultSeparator && nextSeparator !== '' ? quoteClass(nextSeparator) : '';
       regex = `[^${quoteClass(defaultSeparator)}${extra}]+`;
     } else {
+      if (!route.utf8 && (NON_ASCII.test(requirement) || UTF8_ESCAPE.test(requirement))) {
+        throw new InvalidRouteError(pattern, `Cannot use UTF-8 route requirements without setting the "utf8" option for variable "${name}" in pattern "${pattern}".`);
+      }
       regex = pcreToJs(requirement);
-      const check = compileRegex(regex, '');
+      const check = compileRegex(regex, '', route.utf8);
       if (check instanceof Error) {
         throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression (${requirement}): ${check.message}`);
       }
@@ -157,8 +169,8 @@ function staticPrefixOf(route: Route, tokens: Token[]): string {
   return prefix;
 }
 
-function mustCompile(source: string, flags: string, pattern: string): RegExp {
-  const re = compileRegex(source, flags);
+function mustCompile(source: string, flags: string, pattern: string, unicode: boolean): RegExp {
+  const re = compileRegex(source, flags, unicode);
   if (re instanceof Error) throw new InvalidRouteError(pattern, re.message);
   return re;
 }
@@ -234,7 +246,10 @@ function indexSegmentsOf(tokens: Token[], firstOptional: number, flags: string):
  * Compiles a route (Symfony `RouteCompiler::compile`): tokenises path and host, builds the
  * regular expressions and finds the static prefix.
  * @throws InvalidRouteError for a variable that starts with a digit, is longer than 32
- *   characters, appears twice, or has a requirement that is not a valid regular expression
+ *   characters, appears twice, is `_fragment` in the path, or has a requirement that is not a
+ *   valid regular expression; for a route without the `utf8` option whose path or host holds
+ *   non-ASCII text, or whose requirement does (or uses `\p{…}`, `\X`, `\x{…}`): Symfony's
+ *   LogicException messages, which name the `utf8` option
  */
 export function compileRoute(route: Route): CompiledRoute {
   let hostRegex: RegExp | null = null;
@@ -242,12 +257,15 @@ export function compileRoute(route: Route): CompiledRoute {
   let hostVariables: string[] = [];
   if (route.host !== '') {
     const host = compilePattern(route, route.host, true);
-    hostRegex = mustCompile(`^${host.source}$`, 'si', route.host);
+    hostRegex = mustCompile(`^${host.source}$`, 'si', route.host, route.utf8);
     hostTokens = host.tokens;
     hostVariables = host.variables;
   }
   const path = compilePattern(route, route.path, false);
   const pathVariables = path.variables;
+  if (pathVariables.includes('_fragment')) {
+    throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot contain "_fragment" as a path parameter.`);
+  }
   for (const v of pathVariables) {
     if (hostVariables.includes(v)) {
       throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" more than once.`);
@@ -260,11 +278,11 @@ export function compileRoute(route: Route): CompiledRoute {
     if (hasTrailingSlash) body = body.slice(0, -1);
     body += '/?';
   }
-  const matchRegex = mustCompile(`^${body}$`, 's', route.path);
+  const matchRegex = mustCompile(`^${body}$`, 's', route.path, route.utf8);
   const { segments, tailFrom } = indexSegmentsOf(path.tokens, path.firstOptional, matchRegex.flags);
   return {
     staticPrefix: staticPrefixOf(route, path.tokens),
-    regex: mustCompile(`^${path.source}$`, 's', route.path),
+    regex: mustCompile(`^${path.source}$`, 's', route.path, route.utf8),
     matchRegex,
     tokens: path.tokens,
     pathVariables,
@@ -276,5 +294,6 @@ export function compileRoute(route: Route): CompiledRoute {
     hasTrailingVar: /\{[\w\u0080-\uffff]+\}\/?$/.test(route.path),
     indexSegments: segments,
     tailFrom,
+    utf8: route.utf8,
   };
 }
