@@ -16,11 +16,12 @@ export type Controller = (req: Request, res: Response, next: NextFunction) => un
 export type RouteCondition = (context: { method: string; host: string; scheme: string; pathInfo: string }) => boolean;
 
 /**
- * A default value. Scalars given as numbers or booleans are kept as strings (they end up in
- * `req.params`); arrays and maps are kept as given (Symfony allows any default; an array default
- * is compared with an array query parameter as PHP's `==` when generating).
+ * A default value. Numbers are kept as strings (they end up in `req.params` like path
+ * variables); booleans (`_stateless`), arrays and maps are kept as given (Symfony allows any
+ * default; an array default is compared with an array query parameter as PHP's `==` when
+ * generating).
  */
-export type RouteDefault = string | null | RouteDefault[] | { [key: string]: RouteDefault };
+export type RouteDefault = string | boolean | null | RouteDefault[] | { [key: string]: RouteDefault };
 
 /** A default as given: like {@link RouteDefault}, plus numbers, booleans and undefined (null). */
 export type RouteDefaultInput =
@@ -76,6 +77,7 @@ function sanitizeRequirement(key: string, regex: string): string {
 
 function toDefault(v: RouteDefaultInput): RouteDefault {
   if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v;
   if (Array.isArray(v)) return v.map(toDefault);
   if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toDefault(x)]));
   return String(v);

@@ -143,6 +143,18 @@ export class RouteCollection implements Iterable<[string, Route]> {
     return [...this.aliases.entries()];
   }
 
+  /**
+   * Replaces the route of a name where it stands, keeping its position and priority (what
+   * changing a Symfony route in place does; routes here are immutable).
+   * @returns false when there is no route of that name (nothing is added)
+   */
+  replace(name: string, route: Route): boolean {
+    const entry = this.routes.get(name);
+    if (entry === undefined) return false;
+    entry.route = route;
+    return true;
+  }
+
   /** Replaces every route with `change(route)`, keeping names, order and priorities. */
   private replaceAll(change: (route: Route) => Route): this {
     for (const entry of this.routes.values()) entry.route = change(entry.route);

@@ -18,3 +18,5 @@ export type { Trace } from './matcher/TraceableUrlMatcher';
 export { UrlGenerator, ReferenceType, rawUrlEncode } from './generator/UrlGenerator';
 export type { UrlGeneratorInterface, UrlGeneratorOptions, RoutingLogger, ParameterValue } from './generator/UrlGenerator';
 export { looseEquals } from './generator/looseEquals';
+export { loadRoutes, parseRoutes, localizedRoutes, addLocalizedPrefix, addLocalizedHost } from './loader';
+export type { ControllerMap, LoadRoutesOptions, LocalizedPath } from './loader';
