@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createDemoRoutes } from '../demo/routes';
+import { RouteLoaderError } from '../routing/errors';
+import { loadRoutes as loadRouteFile } from '../routing/loader/RouteFileLoader';
 import type { RouteCollection } from '../routing/RouteCollection';
 
 const ROUTES_MODULE_ERROR = Symbol.for('express-kernel.RoutesModuleError');
@@ -64,7 +66,8 @@ function resolveModule(modulePath: string, cwd: string): string {
 
 /**
  * Loads the routing table the console commands describe: the demo table when no module is
- * given, else a CommonJS module (`require`d, so `.js`/`.cjs`, or `.ts` when a TypeScript loader
+ * given; a Symfony route file for a `.yaml`, `.yml` or `.json` path (see the routing loader's
+ * `loadRoutes`; controllers show by the names the file gives them); else a CommonJS module (`require`d, so `.js`/`.cjs`, or `.ts` when a TypeScript loader
  * such as ts-node is registered) that exports, in this order of preference:
  * 1. the collection itself (`module.exports = routes`) or as `default`;
  * 2. the collection as `routes`;
@@ -82,6 +85,15 @@ function resolveModule(modulePath: string, cwd: string): string {
  */
 export function loadRoutes(modulePath?: string, cwd: string = process.cwd()): RouteCollection {
   if (modulePath === undefined) return createDemoRoutes();
+  // A Symfony route file (YAML, or the same structure as JSON): controllers are only described.
+  if (/\.(ya?ml|json)$/i.test(modulePath)) {
+    try {
+      return loadRouteFile(path.resolve(cwd, modulePath), {}, { missingControllers: 'placeholder' });
+    } catch (error) {
+      if (!(error instanceof RouteLoaderError)) throw error;
+      throw new RoutesModuleError(modulePath, `Cannot load the routes file "${modulePath}": ${error.message}`, { cause: error });
+    }
+  }
   let exported: unknown;
   try {
     exported = require(resolveModule(modulePath, cwd));

@@ -18,6 +18,19 @@ export interface LoadRoutesOptions {
   utf8?: boolean;
   /** The environment: `when@<env>` sections of that name are read, the others skipped. @default undefined */
   env?: string;
+  /**
+   * What a `controller` missing from the map becomes: `'error'` refuses the file; `'placeholder'`
+   * makes a function named after the controller that fails when called (for tools that only
+   * describe the routes, such as `debug:router --routes config/routes.yaml`). @default 'error'
+   */
+  missingControllers?: 'error' | 'placeholder';
+}
+
+/** A stand-in for a controller the map lacks, named after it (see `missingControllers`). */
+function placeholder(id: string): Controller {
+  const fn: Controller = () => { throw new Error(`The controller "${id}" is not in the controller map.`); };
+  Object.defineProperty(fn, 'name', { value: id });
+  return fn;
 }
 
 /** Symfony `YamlFileLoader::AVAILABLE_KEYS`, in Symfony's order (the error message lists them). */
@@ -174,6 +187,7 @@ class Loader {
     if (c.controller !== undefined) {
       const id = this.string(c.controller, 'controller', name, file);
       controller = Object.prototype.hasOwnProperty.call(this.controllers, id) ? this.controllers[id] : undefined;
+      if (typeof controller !== 'function' && this.options.missingControllers === 'placeholder') controller = placeholder(id);
       if (typeof controller !== 'function') {
         const known = Object.keys(this.controllers);
         this.fail(file, `The controller "${id}" of "${name}" in "${file}" is not in the controller map` +
