@@ -67,7 +67,8 @@ function resolveModule(modulePath: string, cwd: string): string {
 /**
  * Loads the routing table the console commands describe: the demo table when no module is
  * given; a Symfony route file for a `.yaml`, `.yml` or `.json` path (see the routing loader's
- * `loadRoutes`; controllers show by the names the file gives them); else a CommonJS module (`require`d, so `.js`/`.cjs`, or `.ts` when a TypeScript loader
+ * `loadRoutes`; controllers show by the names the file gives them); else a CommonJS module
+ * (`require`d, so `.js`/`.cjs`, or `.ts` when a TypeScript loader
  * such as ts-node is registered) that exports, in this order of preference:
  * 1. the collection itself (`module.exports = routes`) or as `default`;
  * 2. the collection as `routes`;
@@ -91,7 +92,8 @@ export function loadRoutes(modulePath?: string, cwd: string = process.cwd()): Ro
       return loadRouteFile(path.resolve(cwd, modulePath), {}, { missingControllers: 'placeholder' });
     } catch (error) {
       if (!(error instanceof RouteLoaderError)) throw error;
-      throw new RoutesModuleError(modulePath, `Cannot load the routes file "${modulePath}": ${error.message}`, { cause: error });
+      const message = `Cannot load the routes file "${modulePath}": ${error.message}`;
+      throw new RoutesModuleError(modulePath, message, { cause: error });
     }
   }
   let exported: unknown;

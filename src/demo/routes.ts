@@ -26,7 +26,9 @@ export const DEMO_CONTROLLERS: ControllerMap = {
   'App\\Controller\\AppController::about': (req: Request, res: Response) => {
     res.json({ page: 'about', locale: req.locale ?? req.params._locale });
   },
-  'App\\Controller\\AppController::admin': (_req: Request, res: Response) => { res.type('text/plain').send('admin dashboard'); },
+  'App\\Controller\\AppController::admin': (_req: Request, res: Response) => {
+    res.type('text/plain').send('admin dashboard');
+  },
   'App\\Controller\\AppController::boom': () => { throw new Error('Kaboom'); },
 };
 
@@ -43,8 +45,8 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * `hello_slash`, `plain`, `localized_about`, `admin_dashboard`, `boom`) are loaded from
  * {@link DEMO_ROUTES_FILE} with {@link DEMO_CONTROLLERS}; the API resources are declared here.
  * Every route has the `utf8` option, as the reference's (`framework.router.utf8: true`).
- * With a book repository, the books live in SQLite and `book_create`/`book_update` carry a post-deserialization check: only an
- * admin may set `featured: true`.
+ * With a book repository, the books live in SQLite and `book_create`/`book_update` carry a
+ * post-deserialization check: only an admin may set `featured: true`.
  * @param books - where books are kept; without one, the book routes answer as the reference
  *   does (fixed data), which is what `debug:router` and unit tests need
  * @returns a new collection

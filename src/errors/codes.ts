@@ -23,7 +23,10 @@ export const ERROR_CODES = {
   },
   ERR_ROUTING_INVALID_ROUTE: { status: undefined, template: 'Route "%s" is invalid: %s' },
   ERR_ROUTING_INVALID_ARGUMENT: { status: undefined, template: '%s' },
-  ERR_ROUTING_CIRCULAR_REFERENCE: { status: undefined, template: 'Circular reference detected for route "%s", path: "%s".' },
+  ERR_ROUTING_CIRCULAR_REFERENCE: {
+    status: undefined,
+    template: 'Circular reference detected for route "%s", path: "%s".',
+  },
   ERR_ROUTING_LOADER: { status: undefined, template: '%s' },
   ERR_HTTP_NOT_FOUND: { status: 404, template: 'No route found for "%s %s"' },
   ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, template: 'No route found for "%s %s": Method Not Allowed (Allow: %s)' },

@@ -10,7 +10,8 @@ export interface AliasDeprecation {
   readonly message: string;
 }
 
-const DEFAULT_MESSAGE = 'The "%alias_id%" route alias is deprecated. You should stop using it, as it will be removed in the future.';
+const DEFAULT_MESSAGE = 'The "%alias_id%" route alias is deprecated. You should stop using it, as it will be removed ' +
+  'in the future.';
 
 /**
  * Another name for a route (Symfony `Symfony\Component\Routing\Alias`), made with
@@ -44,7 +45,8 @@ export class Alias {
    */
   setDeprecated(pkg: string, version: string, message: string): this {
     if (message !== '') {
-      if (/[\r\n]|\*\//.test(message)) throw new RoutingArgumentError('Invalid characters found in deprecation template.');
+      if (/[\r\n]|\*\//.test(message)) throw new RoutingArgumentError('Invalid characters found in deprecation ' +
+        'template.');
       if (!message.includes('%alias_id%')) {
         throw new RoutingArgumentError('The deprecation template must contain the "%alias_id%" placeholder.');
       }

@@ -80,7 +80,9 @@ export class RequestContext implements RequestContextInit {
    * the port of the Host header as the port of that scheme.
    * @param req - the request
    */
-  static fromRequest(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'originalUrl' | 'hostname' | 'protocol' | 'get'>): RequestContext {
+  static fromRequest(
+    req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'originalUrl' | 'hostname' | 'protocol' | 'get'>,
+  ): RequestContext {
     const scheme = req.protocol;
     const hostHeader = req.get('host') ?? '';
     const portMatch = /:(\d+)$/.exec(hostHeader);

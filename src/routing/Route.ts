@@ -87,7 +87,9 @@ function toDefault(v: RouteDefaultInput): RouteDefault {
  * Symfony `Route::extractInlineDefaultsAndRequirements`: `{name<regex>?default}` becomes
  * `{name}`, with the requirement and default written into the given records.
  */
-function extractInline(pattern: string, defaults: Record<string, RouteDefault>, requirements: Record<string, string>): string {
+function extractInline(
+  pattern: string, defaults: Record<string, RouteDefault>, requirements: Record<string, string>,
+): string {
   if (!pattern.includes('?') && !pattern.includes('<')) return pattern;
   return pattern.replace(INLINE, (_m, bang: string, name: string, req?: string, def?: string) => {
     if (def !== undefined && def.length > 0) defaults[name] = def === '?' ? null : def.slice(1);

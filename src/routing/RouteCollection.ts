@@ -38,7 +38,8 @@ export class RouteCollection implements Iterable<[string, Route]> {
   addCollection(collection: RouteCollection, prefix = ''): this {
     const cleanPrefix = prefix.trim().replace(/\/+$/, '');
     for (const [name, route, priority] of collection.entries()) {
-      const moved = cleanPrefix === '' ? route : route.with({ path: cleanPrefix + (route.path === '/' ? '' : route.path) || '/' });
+      const moved = cleanPrefix === ''
+        ? route : route.with({ path: cleanPrefix + (route.path === '/' ? '' : route.path) || '/' });
       this.add(name, moved, priority);
     }
     for (const [name, alias] of collection.aliases) {
@@ -166,7 +167,9 @@ export class RouteCollection implements Iterable<[string, Route]> {
    * `addPrefix`). The prefix is trimmed of spaces and slashes; an empty one changes nothing, a
    * `/` route becomes `/prefix/`.
    */
-  addPrefix(prefix: string, defaults: Record<string, RouteDefaultInput> = {}, requirements: Record<string, string> = {}): this {
+  addPrefix(
+    prefix: string, defaults: Record<string, RouteDefaultInput> = {}, requirements: Record<string, string> = {},
+  ): this {
     const clean = prefix.trim().replace(/^\/+|\/+$/g, '');
     if (clean === '') return this;
     return this.replaceAll((r) => r.with({
@@ -197,7 +200,9 @@ export class RouteCollection implements Iterable<[string, Route]> {
   }
 
   /** Sets every route's host, and adds defaults and requirements (Symfony `setHost`). */
-  setHost(pattern: string, defaults: Record<string, RouteDefaultInput> = {}, requirements: Record<string, string> = {}): this {
+  setHost(
+    pattern: string, defaults: Record<string, RouteDefaultInput> = {}, requirements: Record<string, string> = {},
+  ): this {
     return this.replaceAll((r) => r.with({
       host: pattern,
       defaults: { ...r.defaults, ...defaults },

@@ -82,7 +82,8 @@ const UTF8_ESCAPE = /(?<!\\)\\(?:\\\\)*(?:X|[pP][{CLMNPSZ]|x\{[A-Fa-f0-9]{3})/;
 
 function compilePattern(route: Route, pattern: string, isHost: boolean): Compiled {
   if (!route.utf8 && NON_ASCII.test(pattern)) {
-    throw new InvalidRouteError(route.path, `Cannot use UTF-8 route patterns without setting the "utf8" option for route "${route.path}".`);
+    throw new InvalidRouteError(route.path, `Cannot use UTF-8 route patterns without setting the "utf8" option for ` +
+      `route "${route.path}".`);
   }
   const tokens: Token[] = [];
   const variables: string[] = [];
@@ -98,13 +99,16 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
     const precedingChar = chars.length > 0 ? chars[chars.length - 1] : '';
     const isSeparator = precedingChar !== '' && SEPARATORS.includes(precedingChar);
     if (/^\d/.test(name)) {
-      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot start with a digit in route pattern "${pattern}". Please use a different name.`);
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot start with a digit in route pattern ` +
+        `"${pattern}". Please use a different name.`);
     }
     if (variables.includes(name)) {
-      throw new InvalidRouteError(pattern, `Route pattern "${pattern}" cannot reference variable name "${name}" more than once.`);
+      throw new InvalidRouteError(pattern, `Route pattern "${pattern}" cannot reference variable name "${name}" more ` +
+        `than once.`);
     }
     if (name.length > MAX_VARIABLE_LENGTH) {
-      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot be longer than ${MAX_VARIABLE_LENGTH} characters in route pattern "${pattern}". Please use a shorter name.`);
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot be longer than ${MAX_VARIABLE_LENGTH} ` +
+        `characters in route pattern "${pattern}". Please use a shorter name.`);
     }
     if (isSeparator && precedingText !== precedingChar) {
       tokens.push({ kind: 'text', text: precedingText.slice(0, precedingText.length - precedingChar.length) });
@@ -119,12 +123,14 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
       regex = `[^${quoteClass(defaultSeparator)}${extra}]+`;
     } else {
       if (!route.utf8 && (NON_ASCII.test(requirement) || UTF8_ESCAPE.test(requirement))) {
-        throw new InvalidRouteError(pattern, `Cannot use UTF-8 route requirements without setting the "utf8" option for variable "${name}" in pattern "${pattern}".`);
+        throw new InvalidRouteError(pattern, `Cannot use UTF-8 route requirements without setting the "utf8" option ` +
+          `for variable "${name}" in pattern "${pattern}".`);
       }
       regex = pcreToJs(requirement);
       const check = compileRegex(regex, '', route.utf8);
       if (check instanceof Error) {
-        throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression (${requirement}): ${check.message}`);
+        throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression ` +
+          `(${requirement}): ${check.message}`);
       }
     }
     tokens.push({ kind: 'variable', separator: isSeparator ? precedingChar : '', regex, name, important });
@@ -264,11 +270,13 @@ export function compileRoute(route: Route): CompiledRoute {
   const path = compilePattern(route, route.path, false);
   const pathVariables = path.variables;
   if (pathVariables.includes('_fragment')) {
-    throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot contain "_fragment" as a path parameter.`);
+    throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot contain "_fragment" as a path ` +
+      `parameter.`);
   }
   for (const v of pathVariables) {
     if (hostVariables.includes(v)) {
-      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" more than once.`);
+      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" ` +
+        `more than once.`);
     }
   }
   let body = path.source;

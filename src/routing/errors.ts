@@ -133,7 +133,8 @@ export class RouteCircularReferenceError extends RoutingError {
   /** The names met, from the first repeated one to itself again. */
   readonly path: readonly string[];
   constructor(readonly routeName: string, path: readonly string[]) {
-    super('ERR_ROUTING_CIRCULAR_REFERENCE', formatMessage('ERR_ROUTING_CIRCULAR_REFERENCE', routeName, path.join(' -> ')));
+    const message = formatMessage('ERR_ROUTING_CIRCULAR_REFERENCE', routeName, path.join(' -> '));
+    super('ERR_ROUTING_CIRCULAR_REFERENCE', message);
     this.path = Object.freeze([...path]);
   }
 }

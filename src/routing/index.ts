@@ -16,7 +16,9 @@ export { rawUrlDecode } from './rawUrlDecode';
 export { TraceableUrlMatcher, TraceLevel } from './matcher/TraceableUrlMatcher';
 export type { Trace } from './matcher/TraceableUrlMatcher';
 export { UrlGenerator, ReferenceType, rawUrlEncode } from './generator/UrlGenerator';
-export type { UrlGeneratorInterface, UrlGeneratorOptions, RoutingLogger, ParameterValue } from './generator/UrlGenerator';
+export type {
+  UrlGeneratorInterface, UrlGeneratorOptions, RoutingLogger, ParameterValue,
+} from './generator/UrlGenerator';
 export { looseEquals } from './generator/looseEquals';
 export { loadRoutes, parseRoutes, localizedRoutes, addLocalizedPrefix, addLocalizedHost } from './loader';
 export type { ControllerMap, LoadRoutesOptions, LocalizedPath } from './loader';

@@ -1,4 +1,4 @@
-import type { RouteCollection } from '../RouteCollection';
+import type { DeprecationListener, RouteCollection } from '../RouteCollection';
 import type { RequestContext } from '../RequestContext';
 import type { Route, RouteDefault } from '../Route';
 import type { Token } from '../RouteCompiler';
@@ -120,7 +120,9 @@ export class UrlGenerator implements UrlGeneratorInterface {
    *   between calls through {@link UrlGenerator.context}
    * @param options - see {@link UrlGeneratorOptions}
    */
-  constructor(private readonly routes: RouteCollection, public context: RequestContext, options: UrlGeneratorOptions = {}) {
+  constructor(
+    private readonly routes: RouteCollection, public context: RequestContext, options: UrlGeneratorOptions = {},
+  ) {
     this.logger = options.logger;
     this.defaultLocale = options.defaultLocale;
   }
@@ -149,11 +151,12 @@ export class UrlGenerator implements UrlGeneratorInterface {
     let locale = fromParams !== undefined && fromParams !== null ? String(fromParams) : undefined;
     if (locale === undefined) {
       const fromContext = this.context.parameters._locale;
-      locale = fromContext !== undefined && fromContext !== null && fromContext !== '' ? String(fromContext) : this.defaultLocale;
+      const usable = fromContext !== undefined && fromContext !== null && fromContext !== '';
+      locale = usable ? String(fromContext) : this.defaultLocale;
     }
-    const onDeprecation = this.logger === undefined ? undefined : (d: { package: string; version: string; message: string }) => {
-      this.logger?.warn({ package: d.package, version: d.version }, d.message);
-    };
+    const logger = this.logger;
+    const onDeprecation: DeprecationListener | undefined = logger === undefined
+      ? undefined : (d) => { logger.warn({ package: d.package, version: d.version }, d.message); };
     // Symfony: `fr_CA` then `fr` (the text before the first `_`).
     for (let l = locale; l !== undefined; l = l.includes('_') ? l.slice(0, l.indexOf('_')) : undefined) {
       const variant = this.routes.get(`${name}.${l}`, onDeprecation);
@@ -234,8 +237,8 @@ export class UrlGenerator implements UrlGeneratorInterface {
 
   /** @returns the text, or null when a value broke its requirement and the mode is not strict */
   private render(
-    tokens: readonly Token[], merged: Record<string, ParameterValue>, defaults: Record<string, RouteDefault>, name: string,
-    optionalTail: boolean, utf8: boolean,
+    tokens: readonly Token[], merged: Record<string, ParameterValue>, defaults: Record<string, RouteDefault>,
+    name: string, optionalTail: boolean, utf8: boolean,
   ): string | null {
     let url = '';
     let optional = optionalTail;
@@ -250,7 +253,9 @@ export class UrlGenerator implements UrlGeneratorInterface {
       const hasDefault = token.name in defaults;
       if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && String(value) !== String(defaults[token.name]))) {
         const given = value === null || value === undefined ? '' : String(value);
-        if (this.strictRequirements !== null && !this.requirement(token.regex, utf8).test(utf8 ? given : byteView(given))) {
+        const broken = this.strictRequirements !== null
+          && !this.requirement(token.regex, utf8).test(utf8 ? given : byteView(given));
+        if (broken) {
           const error = new InvalidParameterError(token.name, name, token.regex, given);
           if (this.strictRequirements) throw error;
           this.logger?.error({ parameter: token.name, route: name, expected: token.regex, given }, error.message);

@@ -36,7 +36,8 @@ function placeholder(id: string): Controller {
 /** Symfony `YamlFileLoader::AVAILABLE_KEYS`, in Symfony's order (the error message lists them). */
 const AVAILABLE_KEYS = [
   'resource', 'type', 'prefix', 'path', 'host', 'schemes', 'methods', 'defaults', 'requirements', 'options',
-  'condition', 'controller', 'name_prefix', 'trailing_slash_on_root', 'locale', 'format', 'utf8', 'exclude', 'stateless',
+  'condition', 'controller', 'name_prefix', 'trailing_slash_on_root', 'locale', 'format', 'utf8', 'exclude',
+  'stateless',
 ] as const;
 
 type Config = Record<string, unknown>;
@@ -97,7 +98,9 @@ class Loader {
     return collection;
   }
 
-  private entry(collection: RouteCollection, name: string, label: string, config: unknown, file: string, stack: readonly string[]): void {
+  private entry(
+    collection: RouteCollection, name: string, label: string, config: unknown, file: string, stack: readonly string[],
+  ): void {
     const c = this.validate(config, label, file);
     try {
       if (c.alias !== undefined) this.parseAlias(collection, name, c, file);
@@ -116,12 +119,14 @@ class Loader {
     if (config.alias !== undefined && config.alias !== null) {
       for (const [key, value] of Object.entries(config)) {
         if (key !== 'alias' && key !== 'deprecated') {
-          this.fail(file, `The routing file "${file}" must not specify other keys than "alias" and "deprecated" for "${name}".`);
+          this.fail(file, `The routing file "${file}" must not specify other keys than "alias" and "deprecated" for ` +
+            `"${name}".`);
         }
         if (key === 'deprecated') {
           for (const attr of ['package', 'version']) {
             if (!isMap(value) || value[attr] === undefined || value[attr] === null) {
-              this.fail(file, `The routing file "${file}" must specify the attribute "${attr}" of the "deprecated" option for "${name}".`);
+              this.fail(file, `The routing file "${file}" must specify the attribute "${attr}" of the "deprecated" ` +
+                `option for "${name}".`);
             }
           }
         }
@@ -135,20 +140,24 @@ class Loader {
     }
     const has = (k: string) => config[k] !== undefined && config[k] !== null;
     if (has('resource') && has('path')) {
-      this.fail(file, `The routing file "${file}" must not specify both the "resource" key and the "path" key for "${name}". ` +
+      this.fail(file, `The routing file "${file}" must not specify both the "resource" key and the "path" key for ` +
+        `"${name}". ` +
         'Choose between an import and a route definition.');
     }
     if (!has('resource') && has('type')) {
       this.fail(file, `The "type" key for the route definition "${name}" in "${file}" is unsupported. ` +
         'It is only available for imports in combination with the "resource" key.');
     }
-    if (!has('resource') && !has('path')) this.fail(file, `You must define a "path" for the route "${name}" in file "${file}".`);
+    if (!has('resource') && !has('path')) this.fail(file, `You must define a "path" for the route "${name}" in file ` +
+      `"${file}".`);
     const defaults = config.defaults;
     if (has('controller') && isMap(defaults) && defaults._controller !== undefined) {
-      this.fail(file, `The routing file "${file}" must not specify both the "controller" key and the defaults key "_controller" for "${name}".`);
+      this.fail(file, `The routing file "${file}" must not specify both the "controller" key and the defaults key ` +
+        `"_controller" for "${name}".`);
     }
     if (has('stateless') && isMap(defaults) && defaults._stateless !== undefined) {
-      this.fail(file, `The routing file "${file}" must not specify both the "stateless" key and the defaults key "_stateless" for "${name}".`);
+      this.fail(file, `The routing file "${file}" must not specify both the "stateless" key and the defaults key ` +
+        `"_stateless" for "${name}".`);
     }
     return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== null));
   }
@@ -174,10 +183,12 @@ class Loader {
     const defaults = this.record(c.defaults, 'defaults', name, file) as Record<string, RouteDefaultInput>;
     const requirements: Record<string, string> = {};
     // A YAML list is a PHP array with integer keys: Symfony names the first as the placeholder.
-    const given = Array.isArray(c.requirements) ? { ...c.requirements } : this.record(c.requirements, 'requirements', name, file);
+    const given = Array.isArray(c.requirements)
+      ? { ...c.requirements } : this.record(c.requirements, 'requirements', name, file);
     for (const [k, v] of Object.entries(given)) {
       if (/^\d+$/.test(k)) {
-        this.fail(file, `A placeholder name must be a string (${k} given). Did you forget to specify the placeholder key ` +
+        this.fail(file, `A placeholder name must be a string (${k} given). Did you forget to specify the placeholder ` +
+          `key ` +
           `for the requirement "${String(v)}" of route "${name}" in "${file}"?`);
       }
       requirements[k] = typeof v === 'number' ? String(v) : this.string(v, `requirements.${k}`, name, file);
@@ -187,7 +198,9 @@ class Loader {
     if (c.controller !== undefined) {
       const id = this.string(c.controller, 'controller', name, file);
       controller = Object.prototype.hasOwnProperty.call(this.controllers, id) ? this.controllers[id] : undefined;
-      if (typeof controller !== 'function' && this.options.missingControllers === 'placeholder') controller = placeholder(id);
+      if (typeof controller !== 'function' && this.options.missingControllers === 'placeholder') {
+        controller = placeholder(id);
+      }
       if (typeof controller !== 'function') {
         const known = Object.keys(this.controllers);
         this.fail(file, `The controller "${id}" of "${name}" in "${file}" is not in the controller map` +
@@ -217,12 +230,15 @@ class Loader {
   private parseImport(collection: RouteCollection, c: Config, file: string, stack: readonly string[]): void {
     const resource = this.string(c.resource, 'resource', 'resource', file);
     if (c.type !== undefined && !['yaml', 'yml', 'json'].includes(String(c.type))) {
-      this.fail(file, `The import of "${resource}" in "${file}" has the type "${String(c.type)}": only YAML and JSON route files can be imported.`);
+      this.fail(file, `The import of "${resource}" in "${file}" has the type "${String(c.type)}": only YAML and JSON ` +
+        `route files can be imported.`);
     }
-    if (c.exclude !== undefined) this.fail(file, `The import of "${resource}" in "${file}" uses "exclude", which only glob imports support; they are not supported.`);
+    if (c.exclude !== undefined) this.fail(file, `The import of "${resource}" in "${file}" uses "exclude", which ` +
+      `only glob imports support; they are not supported.`);
     const target = path.resolve(path.dirname(file), resource);
     if (!/\.(ya?ml|json)$/.test(target)) {
-      this.fail(file, `Cannot import "${resource}" from "${file}": only .yaml, .yml and .json route files can be imported.`);
+      this.fail(file, `Cannot import "${resource}" from "${file}": only .yaml, .yml and .json route files can be ` +
+        `imported.`);
     }
     if (stack.includes(target)) {
       this.fail(file, `Circular reference detected in "${file}" ("${[...stack, target].join('" > "')}").`);
@@ -231,7 +247,8 @@ class Loader {
     const { defaults, requirements, options, controller } = this.common(c, resource, file);
     const trailingSlashOnRoot = c.trailing_slash_on_root === undefined
       ? true : this.boolean(c.trailing_slash_on_root, 'trailing_slash_on_root', resource, file);
-    addLocalizedPrefix(sub, c.prefix === undefined ? '' : this.localized(c.prefix, 'prefix', resource, file), trailingSlashOnRoot);
+    const prefix = c.prefix === undefined ? '' : this.localized(c.prefix, 'prefix', resource, file);
+    addLocalizedPrefix(sub, prefix, trailingSlashOnRoot);
     if (c.host !== undefined) addLocalizedHost(sub, this.localized(c.host, 'host', resource, file));
     if (c.condition !== undefined) sub.setCondition(this.condition(c.condition, resource, file));
     if (c.schemes !== undefined) sub.setSchemes(this.list(c.schemes, 'schemes', resource, file));
@@ -259,8 +276,10 @@ class Loader {
 
   private record(value: unknown, key: string, name: string, file: string): Record<string, unknown> {
     if (value === undefined || value === null) return {};
-    if (!isMap(value)) this.fail(file, `The "${key}" of "${name}" in "${file}" must be a map, ${describe(value)} given.`);
-    if (Object.prototype.hasOwnProperty.call(value, '__proto__')) this.fail(file, `The "${key}" of "${name}" in "${file}" has the key "__proto__".`);
+    if (!isMap(value)) this.fail(file, `The "${key}" of "${name}" in "${file}" must be a map, ${describe(value)} ` +
+      `given.`);
+    if (Object.prototype.hasOwnProperty.call(value, '__proto__')) this.fail(file, `The "${key}" of "${name}" in ` +
+      `"${file}" has the key "__proto__".`);
     return { ...value };
   }
 
@@ -268,14 +287,18 @@ class Loader {
     if (value === undefined || value === null) return [];
     if (typeof value === 'string') return [value];
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-    return this.fail(file, `The "${key}" of "${name}" in "${file}" must be a string or a list of strings, ${describe(value)} given.`);
+    return this.fail(file, `The "${key}" of "${name}" in "${file}" must be a string or a list of strings, ` +
+      `${describe(value)} given.`);
   }
 
   /** A string, or a map of locale to string (`path`, `host`, `prefix`). */
   private localized(value: unknown, key: string, name: string, file: string): LocalizedPath {
     if (typeof value === 'string') return value;
-    if (isMap(value) && Object.values(value).every((v) => typeof v === 'string')) return value as Record<string, string>;
-    return this.fail(file, `The "${key}" of "${name}" in "${file}" must be a string or a map of locale to string, ${describe(value)} given.`);
+    if (isMap(value) && Object.values(value).every((v) => typeof v === 'string')) {
+      return value as Record<string, string>;
+    }
+    return this.fail(file, `The "${key}" of "${name}" in "${file}" must be a string or a map of locale to string, ` +
+      `${describe(value)} given.`);
   }
 
   /**
@@ -291,7 +314,8 @@ class Loader {
       Object.defineProperty(condition, 'name', { value: source });
       return condition;
     } catch (error) {
-      return this.fail(file, `The "condition" of "${name}" in "${file}" is not a JavaScript expression: ${(error as Error).message}`, error);
+      return this.fail(file, `The "condition" of "${name}" in "${file}" is not a JavaScript expression: ` +
+        `${(error as Error).message}`, error);
     }
   }
 }
@@ -306,11 +330,14 @@ function describe(value: unknown): string {
 function finish(routes: RouteCollection, file: string, options: LoadRoutesOptions): RouteCollection {
   for (const [name, route] of routes.entries()) {
     let r = route;
-    if (options.utf8 !== undefined && route.options.utf8 === undefined) r = route.with({ utf8: options.utf8 } satisfies RouteOptions);
+    if (options.utf8 !== undefined && route.options.utf8 === undefined) {
+      r = route.with({ utf8: options.utf8 } satisfies RouteOptions);
+    }
     try {
       r.compile();
     } catch (error) {
-      throw new RouteLoaderError(file, `Route "${name}" in "${file}" is invalid: ${(error as Error).message}`, { cause: error });
+      throw new RouteLoaderError(file, `Route "${name}" in "${file}" is invalid: ` +
+        `${(error as Error).message}`, { cause: error });
     }
     if (r !== route) routes.replace(name, r);
   }
@@ -327,7 +354,9 @@ function finish(routes: RouteCollection, file: string, options: LoadRoutesOption
  * @returns the routes, compiled
  * @throws RouteLoaderError for anything wrong in the definitions, and only that
  */
-export function parseRoutes(definitions: unknown, file: string, controllers: ControllerMap = {}, options: LoadRoutesOptions = {}): RouteCollection {
+export function parseRoutes(
+  definitions: unknown, file: string, controllers: ControllerMap = {}, options: LoadRoutesOptions = {},
+): RouteCollection {
   const absolute = path.resolve(file);
   try {
     return finish(new Loader(controllers, options).load(definitions, absolute, [absolute]), absolute, options);
@@ -358,7 +387,9 @@ export function parseRoutes(definitions: unknown, file: string, controllers: Con
  * @returns the routes, each compiled once to fail at start-up rather than on a request
  * @throws RouteLoaderError when the file cannot be read or parsed, or a definition is wrong
  */
-export function loadRoutes(file: string, controllers: ControllerMap = {}, options: LoadRoutesOptions = {}): RouteCollection {
+export function loadRoutes(
+  file: string, controllers: ControllerMap = {}, options: LoadRoutesOptions = {},
+): RouteCollection {
   const absolute = path.resolve(file);
   const loader = new Loader(controllers, options);
   return parseRoutes(loader.read(absolute), absolute, controllers, options);

@@ -11,7 +11,9 @@ function pregQuote(text: string): string {
 }
 
 /** The route as the variant of `locale` of the route `canonical`. */
-function variant(route: Route, locale: string, canonical: string, changes: { path?: string; host?: string } = {}): Route {
+function variant(
+  route: Route, locale: string, canonical: string, changes: { path?: string; host?: string } = {},
+): Route {
   return route.with({
     ...changes,
     defaults: { ...route.defaults, _locale: locale, _canonical_route: canonical },
@@ -65,9 +67,12 @@ export function addLocalizedPrefix(routes: RouteCollection, prefix: LocalizedPat
     const locale = route.defaults._locale;
     if (locale === undefined || locale === null) {
       routes.remove(name);
-      for (const [l, p] of Object.entries(prefixes)) routes.add(`${name}.${l}`, variant(route, l, name, { path: pathFor(p, route) }), priority);
+      for (const [l, p] of Object.entries(prefixes)) {
+        routes.add(`${name}.${l}`, variant(route, l, name, { path: pathFor(p, route) }), priority);
+      }
     } else if (typeof locale !== 'string' || prefixes[locale] === undefined) {
-      throw new RoutingArgumentError(`Route "${name}" with locale "${String(locale)}" is missing a corresponding prefix in its parent collection.`);
+      throw new RoutingArgumentError(`Route "${name}" with locale "${String(locale)}" is missing a corresponding ` +
+        `prefix in its parent collection.`);
     } else {
       routes.add(name, route.with({ path: pathFor(prefixes[locale], route) }), priority);
     }
@@ -88,9 +93,12 @@ export function addLocalizedHost(routes: RouteCollection, host: LocalizedPath): 
     const locale = route.defaults._locale;
     if (locale === undefined || locale === null) {
       routes.remove(name);
-      for (const [l, h] of Object.entries(host)) routes.add(`${name}.${l}`, variant(route, l, name, { host: h }), priority);
+      for (const [l, h] of Object.entries(host)) {
+        routes.add(`${name}.${l}`, variant(route, l, name, { host: h }), priority);
+      }
     } else if (typeof locale !== 'string' || host[locale] === undefined) {
-      throw new RoutingArgumentError(`Route "${name}" with locale "${String(locale)}" is missing a corresponding host in its parent collection.`);
+      throw new RoutingArgumentError(`Route "${name}" with locale "${String(locale)}" is missing a corresponding ` +
+        `host in its parent collection.`);
     } else {
       routes.add(name, route.with({
         host: host[locale], requirements: { ...route.requirements, _locale: pregQuote(locale) },
