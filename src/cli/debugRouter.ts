@@ -6,6 +6,8 @@ import {
   describeRouteJson,
   describeRouteText,
   type NamedRoute,
+  reverseAliases,
+  type ReverseAliases,
 } from './descriptor';
 import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, renderThrowable } from './style';
 
@@ -27,12 +29,15 @@ export interface DebugRouterOptions {
   format?: string;
   /** Add a Controller column to the list. @default false */
   showControllers?: boolean;
+  /** Add an Aliases column to the list (`aliases` in JSON). @default false */
+  showAliases?: boolean;
   /** Terminal width in columns, for wrapping error messages. @default 80 */
   terminalWidth?: number;
 }
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
-export const DEBUG_ROUTER_SYNOPSIS = 'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]';
+export const DEBUG_ROUTER_SYNOPSIS =
+  'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]';
 
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -44,10 +49,12 @@ function isFormat(format: string): format is DebugRouterFormat {
   return (DEBUG_ROUTER_FORMATS as readonly string[]).includes(format);
 }
 
-function describeList(routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean): string {
-  if (format === 'json') return describeRouteCollectionJson(routes);
+function describeList(
+  routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean, aliases?: ReverseAliases,
+): string {
+  if (format === 'json') return describeRouteCollectionJson(routes, aliases);
   const io = new ConsoleStyle();
-  io.table(describeRouteCollectionText(routes, showControllers));
+  io.table(describeRouteCollectionText(routes, showControllers, aliases));
   return io.toString();
 }
 
@@ -72,12 +79,13 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const format = options.format ?? 'txt';
   const width = options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH;
   const showControllers = options.showControllers ?? false;
+  const aliases = options.showAliases === true ? reverseAliases(routes) : undefined;
   const all: NamedRoute[] = routes.all();
   let name = options.name;
 
   if (name === undefined || name === '') {
     if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
-    return { output: describeList(all, format, showControllers), exitCode: 0, stream: 'stdout' };
+    return { output: describeList(all, format, showControllers, aliases), exitCode: 0, stream: 'stdout' };
   }
 
   let route = routes.get(name);
@@ -85,7 +93,7 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const matching = all.filter(([n]) => asciiLower(n).includes(needle));
   if (route === undefined && matching.length > 1) {
     if (!isFormat(format)) return failure(`Unsupported format "${format}".`, width);
-    return { output: describeList(matching, format, showControllers), exitCode: 0, stream: 'stdout' };
+    return { output: describeList(matching, format, showControllers, aliases), exitCode: 0, stream: 'stdout' };
   }
   if (route === undefined && matching.length === 1) [name, route] = matching[0];
   if (route === undefined) return failure(`The route "${name}" does not exist.`, width);

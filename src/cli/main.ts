@@ -41,10 +41,13 @@ program
   .option('--routes <module>', 'A module exporting the RouteCollection (default export, "routes", or createRoutes()); default: the demo table')
   .option('--format <format>', 'The output format (txt, json)', 'txt')
   .option('--show-controllers', 'Show assigned controllers in overview', false)
-  .action((name: string | undefined, opts: { routes?: string; format: string; showControllers: boolean }) => {
+  .option('--show-aliases', 'Show aliases in overview', false)
+  .action((name: string | undefined, opts: { routes?: string; format: string; showControllers: boolean; showAliases: boolean }) => {
     const width = terminalWidth();
     run(DEBUG_ROUTER_SYNOPSIS, width, () =>
-      debugRouter(loadRoutes(opts.routes), { name, format: opts.format, showControllers: opts.showControllers, terminalWidth: width }));
+      debugRouter(loadRoutes(opts.routes), {
+        name, format: opts.format, showControllers: opts.showControllers, showAliases: opts.showAliases, terminalWidth: width,
+      }));
   });
 
 program

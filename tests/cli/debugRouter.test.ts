@@ -103,7 +103,7 @@ describe('debugRouter(routes, options)', () => {
         '  The route "x" does not exist.  ',
         '                                 ',
         '',
-        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]',
+        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]',
         '',
         '',
       ].join('\n'));

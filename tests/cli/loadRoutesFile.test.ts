@@ -14,6 +14,24 @@ describe('loadRoutes(file) with a .yaml route file', () => {
     expect(lines.some((l) => /^ {2}about\.fr +ANY +ANY +ANY +\/a-propos /.test(l))).toBe(true);
   });
 
+  test('debug:router --show-aliases adds an Aliases column (txt) and an aliases list (json), as Symfony', () => {
+    const routes = loadRoutes(FIXTURE);
+    const lines = debugRouter(routes, { showAliases: true }).output.split('\n');
+    expect(lines[1]).toMatch(/ Path +Aliases +$/);
+    expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +old_home +$/);
+    const json = JSON.parse(debugRouter(routes, { showAliases: true, format: 'json' }).output) as Record<string, { aliases?: string[] }>;
+    expect(json.home.aliases).toEqual(['old_home']);
+    expect(json['about.en'].aliases).toBeUndefined();
+    expect(debugRouter(routes, { format: 'json' }).output).not.toContain('aliases');
+  });
+
+  test('debug:router <alias> describes the route it names; localized variants show _locale and _canonical_route', () => {
+    expect(debugRouter(loadRoutes(FIXTURE), { name: 'old_home' }).output).toMatch(/^\| Path +\| \/ +\|$/m);
+    const about = debugRouter(loadRoutes(FIXTURE), { name: 'about.fr' }).output;
+    expect(about).toMatch(/^\| Requirements \| _locale: fr +\|$/m);
+    expect(about).toMatch(/^\| Defaults +\| _canonical_route: about +\|$/m);
+  });
+
   test('router:match matches against it', () => {
     expect(routerMatch(loadRoutes(FIXTURE), '/boutique/cart').output).toContain('Route "cart.fr" matches');
   });
