@@ -174,12 +174,13 @@ export class UrlMatcher implements UrlMatcherInterface {
    * other earlier dynamic route that matches the trimmed path takes the re-check.
    * @returns true when such an earlier route exists (the re-check fails)
    */
-  private trimmedGoesEarlier(id: number, v: Views, host: string): boolean {
-    const candidates = this.candidatesOf(v.trimmed, v.bytesTrimmed, this.recheckCandidates);
+  private trimmedGoesEarlier(id: number, chars: string, charsTrimmed: string, bytes: string, host: string): boolean {
+    const bytesTrimmed = bytes === chars ? charsTrimmed : rtrimSlashes(bytes) || '/';
+    const candidates = this.candidatesOf(charsTrimmed, bytesTrimmed, this.recheckCandidates);
     for (let c = 0; c < candidates.length && candidates[c] < id; c++) {
       const d = this.dynamicRoutes[candidates[c]];
-      const path = d.utf8 ? v.path : v.bytes;
-      const trimmed = d.utf8 ? v.trimmed : v.bytesTrimmed;
+      const path = d.utf8 ? chars : bytes;
+      const trimmed = d.utf8 ? charsTrimmed : bytesTrimmed;
       if (d.regex.test(trimmed) && hostMatches(d, host) && !d.regex.test(path)) return true;
     }
     return false;
@@ -207,9 +208,6 @@ export class UrlMatcher implements UrlMatcherInterface {
     const trimmed = rtrimSlashes(path) || '/';
     // Routes without the `utf8` option see bytes, as PHP's regexes without the `u` modifier do.
     const bytes = this.hasByteRoutes ? byteView(path) : path;
-    const v: Views = bytes === path
-      ? { path, trimmed, bytes, bytesTrimmed: trimmed }
-      : { path, trimmed, bytes, bytesTrimmed: rtrimSlashes(bytes) || '/' };
     const method = context.method;
     const canonical = method === 'HEAD' ? 'GET' : method;
     const supportsRedirections = canonical === 'GET' && this.redirectable;
@@ -260,8 +258,8 @@ export class UrlMatcher implements UrlMatcherInterface {
       if (hasTrailingVar) {
         const last = m[e.compiled.pathVariables.length] as string | undefined;
         if (e.compiled.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
-          const n = e.regex.exec(e.utf8 ? trimmed : v.bytesTrimmed);
-          if (n !== null && !this.trimmedGoesEarlier(id, v, context.host)) {
+          const n = e.regex.exec(e.utf8 || bytes === path ? trimmed : rtrimSlashes(bytes) || '/');
+          if (n !== null && !this.trimmedGoesEarlier(id, path, trimmed, bytes, context.host)) {
             if (e.compiled.hasTrailingSlash) m = n;
             else hasTrailingVar = false;
           }
@@ -322,14 +320,6 @@ function captures(names: readonly string[], m: RegExpExecArray, offset: number):
     if (v !== undefined) out[names[i]] = v;
   }
   return out;
-}
-
-/** The path as each kind of route sees it: characters (`utf8` routes) and bytes (the others). */
-interface Views {
-  readonly path: string;
-  readonly trimmed: string;
-  readonly bytes: string;
-  readonly bytesTrimmed: string;
 }
 
 function result(
