@@ -55,6 +55,13 @@ export interface CompiledRoute {
   readonly tailFrom: number;
   /** The route's `utf8` option: its regexes run on characters (Unicode mode), else on bytes. */
   readonly utf8: boolean;
+  /**
+   * The route (without `utf8`) must see the path's bytes: some variable may match part of a
+   * multi-byte character (`.`, a negated class other than `[^…]+`, `\D`, …) or two variables
+   * touch. Otherwise bytes and characters give the same answer (the literals are ASCII and no
+   * atom can tell a character from its bytes), and the matcher skips building the byte view.
+   */
+  readonly matchesBytes: boolean;
 }
 
 const SEPARATORS = '/,;.:-_~+*=@|';
@@ -248,6 +255,26 @@ function indexSegmentsOf(tokens: Token[], firstOptional: number, flags: string):
   return { segments, tailFrom: tail ? nonEmpty : -1 };
 }
 
+/** `[^…]+` or `[^…]*` over ASCII characters and escaped punctuation: takes whole runs either way. */
+const NEGATED_RUN = /^\[\^(?:[^\\\]]|\\[^a-zA-Z0-9])*\][+*]$/;
+/** Atoms that may match a non-ASCII character, so one byte of it: `.`, `[^`, `\D`, `\W`, `\S`, `\s`, … */
+const WIDE_ATOM = /\.|\[\^|\\[DWSsPpXuxc]/;
+
+/** See {@link CompiledRoute.matchesBytes}. */
+function byteSensitive(tokens: readonly Token[]): boolean {
+  let afterVariable = false;
+  for (const t of tokens) {
+    if (t.kind === 'text') {
+      afterVariable = false;
+      continue;
+    }
+    if (afterVariable && t.separator === '') return true;
+    if (!NEGATED_RUN.test(t.regex) && WIDE_ATOM.test(t.regex)) return true;
+    afterVariable = true;
+  }
+  return false;
+}
+
 /**
  * Compiles a route (Symfony `RouteCompiler::compile`): tokenises path and host, builds the
  * regular expressions and finds the static prefix.
@@ -303,5 +330,6 @@ export function compileRoute(route: Route): CompiledRoute {
     indexSegments: segments,
     tailFrom,
     utf8: route.utf8,
+    matchesBytes: !route.utf8 && byteSensitive(path.tokens),
   };
 }

@@ -4,6 +4,7 @@
  * inline defaults and requirements in the host, `_fragment` refused as a path variable, the
  * generated host's case, and the `utf8` option (byte matching when it is off).
  */
+import fc from 'fast-check';
 import {
   createRequestContext, InvalidParameterError, InvalidRouteError, ResourceNotFoundError, Route, RouteCollection,
   UrlGenerator, UrlMatcher,
@@ -122,5 +123,36 @@ describe('array defaults and array query parameters (Symfony: array_udiff_assoc 
   test('another order of a list, or another length, goes into the query string', () => {
     expect(g.generate('a', { tags: ['2', '1'] })).toBe('/a?tags%5B0%5D=2&tags%5B1%5D=1');
     expect(g.generate('a', { tags: ['1', '2', '3'] })).toBe('/a?tags%5B0%5D=1&tags%5B1%5D=2&tags%5B2%5D=3');
+  });
+});
+
+describe('routes without utf8 that cannot tell bytes from characters (CompiledRoute.matchesBytes)', () => {
+  test('are flagged by their regexes: `.`, `[^/]` alone, touching variables need the byte view; `[^/]+`, `\\d+` do not', () => {
+    expect(new Route('/b/{x}').compile().matchesBytes).toBe(false);
+    expect(new Route('/b/{x}.{f}', { requirements: { x: '\\d+', f: 'json|xml' } }).compile().matchesBytes).toBe(false);
+    expect(new Route('/{a}', { requirements: { a: '.' } }).compile().matchesBytes).toBe(true);
+    expect(new Route('/{a}', { requirements: { a: '[^/]' } }).compile().matchesBytes).toBe(true);
+    expect(new Route('/{a}{b}').compile().matchesBytes).toBe(true);
+    expect(new Route('/{a}', { requirements: { a: '.' }, utf8: true }).compile().matchesBytes).toBe(false);
+  });
+
+  const requirement = fc.constantFrom('[^/]+', '\\d+', '[a-z]+', '[^/.]+', 'en|fr', '[a-z0-9-]*', '\\w+', '(?:ab)+');
+  const segment = fc.array(fc.constantFrom('a', 'z', 'é', '😀', '中', '0', '.', '-'), { maxLength: 4 })
+    .map((c) => c.join(''));
+
+  test('and match a non-ASCII path as Symfony\'s byte matching does (property)', () => {
+    const requirements = fc.array(requirement, { minLength: 1, maxLength: 3 });
+    fc.assert(fc.property(requirements, fc.array(segment, { minLength: 1, maxLength: 3 }), (reqs, segments) => {
+        const pattern = reqs.map((_r, i) => `/{v${i}}`).join('') + '/x';
+        const route = new Route(pattern, { requirements: Object.fromEntries(reqs.map((r, i) => [`v${i}`, r])) });
+        fc.pre(!route.compile().matchesBytes);
+        const path = segments.map((s) => `/${s}`).join('') + '/x';
+        // Symfony: the regex on the bytes, captures read back as UTF-8
+        const bytes = route.compile().regex.exec(Buffer.from(path, 'utf8').toString('latin1'));
+        const expected = bytes === null ? null
+          : Object.fromEntries(reqs.map((_r, i) => [`v${i}`, Buffer.from(bytes[i + 1], 'latin1').toString('utf8')]));
+        const m = new UrlMatcher(new RouteCollection().add('r', route), { redirectable: false }).tryMatch(path, ctx());
+        expect('route' in m ? m.params : null).toEqual(expected);
+      }), { numRuns: 300 });
   });
 });

@@ -47,7 +47,7 @@ export class TraceableUrlMatcher {
       const add = (log: string, level: TraceLevel): void => { traces.push({ log, level, name, path: route.path }); };
       const compiled = route.compile();
       // Routes without the `utf8` option see the path's bytes, as in UrlMatcher.
-      const path = compiled.utf8 ? chars : bytes;
+      const path = compiled.matchesBytes ? bytes : chars;
       const trimmed = path === null ? '' : rtrimSlashes(path) || '/';
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (path === null || (prefix !== '' && !trimmed.startsWith(prefix))) {

@@ -31,8 +31,11 @@ interface Entry {
   readonly regex: RegExp;
   /** The route has defaults (the result starts from a copy of them). */
   readonly hasDefaults: boolean;
-  /** Symfony's `utf8` option: false runs the regexes on the path's bytes (its latin1 view). */
-  readonly utf8: boolean;
+  /**
+   * Not `utf8` and the regexes may tell bytes from characters: they run on the path's bytes
+   * (its latin1 view), as PHP's without the `u` modifier (see `CompiledRoute.matchesBytes`).
+   */
+  readonly bytes: boolean;
 }
 
 const DYNAMIC_ROOT = /^\/\/?$/;
@@ -71,7 +74,7 @@ export class UrlMatcher implements UrlMatcherInterface {
   /** Whether the last doMatch found a static bucket or index candidates for its path. */
   private sawCandidates = false;
   private noConfiguration = false;
-  /** Some dynamic route lacks the `utf8` option: non-ASCII paths are also seen as bytes. */
+  /** Some dynamic route matches bytes: non-ASCII paths are also seen as bytes. */
   private hasByteRoutes = false;
   /** Candidates from the byte view of a non-ASCII path, merged into the character view's. */
   private readonly byteCandidates: number[] = [];
@@ -93,7 +96,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
         hasDefaults: Object.keys(route.defaults).length > 0,
         regex: route.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
-        utf8: compiled.utf8,
+        bytes: compiled.matchesBytes,
       };
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (compiled.pathVariables.length === 0) {
@@ -110,7 +113,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
       }
       dynamicRegex.push({ prefix, regex: compiled.matchRegex, hostRegex: compiled.hostRegex });
-      if (!entry.utf8) this.hasByteRoutes = true;
+      if (entry.bytes) this.hasByteRoutes = true;
       this.index.add(this.dynamicRoutes.length, compiled.indexSegments, compiled.tailFrom);
       this.dynamicRoutes.push(entry);
     }
@@ -179,8 +182,8 @@ export class UrlMatcher implements UrlMatcherInterface {
     const candidates = this.candidatesOf(charsTrimmed, bytesTrimmed, this.recheckCandidates);
     for (let c = 0; c < candidates.length && candidates[c] < id; c++) {
       const d = this.dynamicRoutes[candidates[c]];
-      const path = d.utf8 ? chars : bytes;
-      const trimmed = d.utf8 ? charsTrimmed : bytesTrimmed;
+      const path = d.bytes ? bytes : chars;
+      const trimmed = d.bytes ? bytesTrimmed : charsTrimmed;
       if (d.regex.test(trimmed) && hostMatches(d, host) && !d.regex.test(path)) return true;
     }
     return false;
@@ -247,7 +250,7 @@ export class UrlMatcher implements UrlMatcherInterface {
     for (let c = 0; c < candidates.length; c++) {
       const id = candidates[c];
       const e = this.dynamicRoutes[id];
-      const seen = e.utf8 ? path : bytes;
+      const seen = e.bytes ? bytes : path;
       let m = e.regex.exec(seen);
       if (m === null) continue;
       // As in Symfony's combined regex, the host is checked before the condition.
@@ -258,7 +261,7 @@ export class UrlMatcher implements UrlMatcherInterface {
       if (hasTrailingVar) {
         const last = m[e.compiled.pathVariables.length] as string | undefined;
         if (e.compiled.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
-          const n = e.regex.exec(e.utf8 || bytes === path ? trimmed : rtrimSlashes(bytes) || '/');
+          const n = e.regex.exec(!e.bytes || bytes === path ? trimmed : rtrimSlashes(bytes) || '/');
           if (n !== null && !this.trimmedGoesEarlier(id, path, trimmed, bytes, context.host)) {
             if (e.compiled.hasTrailingSlash) m = n;
             else hasTrailingVar = false;
@@ -281,7 +284,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         this.allow = addUnique(this.allow, e.methods);
         continue;
       }
-      return result(e, hostParams, e.compiled.pathVariables, m, !e.utf8 && bytes !== path);
+      return result(e, hostParams, e.compiled.pathVariables, m, e.bytes && bytes !== path);
     }
     if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) this.noConfiguration = true;
     return NO_MATCH;
