@@ -39,6 +39,8 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/templates ./templates
 # the TypeScript sources the source maps name, for the exception pages' excerpts
 COPY --from=build /app/src ./src
+# the demo's route file (config/routes.yaml), read at start
+COPY --from=build /app/config ./config
 # the only folder the node user (uid 1000 in the node images) may write: SQLITE_PATH and
 # PROFILER_SQLITE default to var/demo.sqlite and var/profiler.sqlite under the WORKDIR
 RUN mkdir -p var && chown 1000:1000 var

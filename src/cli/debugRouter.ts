@@ -6,6 +6,8 @@ import {
   describeRouteJson,
   describeRouteText,
   type NamedRoute,
+  reverseAliases,
+  type ReverseAliases,
 } from './descriptor';
 import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, renderThrowable, type Palette } from './style';
 
@@ -27,6 +29,8 @@ export interface DebugRouterOptions {
   format?: string;
   /** Add a Controller column to the list. @default false */
   showControllers?: boolean;
+  /** Add an Aliases column to the list (`aliases` in JSON). @default false */
+  showAliases?: boolean;
   /** Terminal width in columns, for wrapping error messages. @default 80 */
   terminalWidth?: number;
   /** The colours of stdout (see `paletteFor`); the JSON format is never coloured. @default PLAIN */
@@ -36,7 +40,8 @@ export interface DebugRouterOptions {
 }
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
-export const DEBUG_ROUTER_SYNOPSIS = 'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]';
+export const DEBUG_ROUTER_SYNOPSIS =
+  'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]';
 
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -44,10 +49,12 @@ function isFormat(format: string): format is DebugRouterFormat {
   return (DEBUG_ROUTER_FORMATS as readonly string[]).includes(format);
 }
 
-function describeList(routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean, palette: Palette): string {
-  if (format === 'json') return describeRouteCollectionJson(routes);
+function describeList(
+  routes: NamedRoute[], format: DebugRouterFormat, showControllers: boolean, palette: Palette, aliases?: ReverseAliases,
+): string {
+  if (format === 'json') return describeRouteCollectionJson(routes, aliases);
   const io = new ConsoleStyle(DEFAULT_TERMINAL_WIDTH, palette);
-  io.table(describeRouteCollectionText(routes, showControllers, palette));
+  io.table(describeRouteCollectionText(routes, showControllers, palette, aliases));
   return io.toString();
 }
 
@@ -76,12 +83,13 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const fail = (message: string): CommandResult => ({
     output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width, options.errorPalette ?? PLAIN), exitCode: 1, stream: 'stderr',
   });
+  const aliases = options.showAliases === true ? reverseAliases(routes) : undefined;
   const all: NamedRoute[] = routes.all();
   let name = options.name;
 
   if (name === undefined || name === '') {
     if (!isFormat(format)) return fail(`Unsupported format "${format}".`);
-    return { output: describeList(all, format, showControllers, palette), exitCode: 0, stream: 'stdout' };
+    return { output: describeList(all, format, showControllers, palette, aliases), exitCode: 0, stream: 'stdout' };
   }
 
   let route = routes.get(name);
@@ -89,7 +97,7 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const matching = all.filter(([n]) => asciiLower(n).includes(needle));
   if (route === undefined && matching.length > 1) {
     if (!isFormat(format)) return fail(`Unsupported format "${format}".`);
-    return { output: describeList(matching, format, showControllers, palette), exitCode: 0, stream: 'stdout' };
+    return { output: describeList(matching, format, showControllers, palette, aliases), exitCode: 0, stream: 'stdout' };
   }
   if (route === undefined && matching.length === 1) [name, route] = matching[0];
   if (route === undefined) return fail(`The route "${name}" does not exist.`);

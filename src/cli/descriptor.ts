@@ -1,9 +1,29 @@
 import type { Route } from '../routing/Route';
 import { PLAIN, type Palette } from './style';
+import type { RouteCollection } from '../routing/RouteCollection';
 import { renderTable } from './table';
 
 /** A named route, as `RouteCollection.all()` lists them. */
 export type NamedRoute = readonly [name: string, route: Route];
+
+/** The aliases of each route name, by the route name (only aliases that name it directly). */
+export type ReverseAliases = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The aliases pointing at each route or alias, in declaration order (Symfony
+ * `Descriptor::getReverseAliases()`, for `debug:router --show-aliases`).
+ * @param routes - the collection
+ * @returns target name → alias names
+ */
+export function reverseAliases(routes: RouteCollection): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, alias] of routes.getAliases()) {
+    const list = out.get(alias.id);
+    if (list === undefined) out.set(alias.id, [name]);
+    else list.push(name);
+  }
+  return out;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -142,19 +162,24 @@ export function describeRouteText(name: string, route: Route, palette: Palette =
  * @param routes - the named routes, in matching order
  * @param showControllers - add the Controller column @default false
  * @param palette - the colours (the headers are green on a terminal) @default PLAIN
+ * @param aliases - with `--show-aliases`: add the Aliases column, each route's aliases joined by `|`
+ *   (see {@link reverseAliases})
  * @returns the rendered table (without the blank line `SymfonyStyle::table()` adds after it)
  */
 export function describeRouteCollectionText(
   routes: Iterable<NamedRoute>,
   showControllers = false,
   palette: Palette = PLAIN,
+  aliases?: ReverseAliases,
 ): string {
   const headers = ['Name', 'Method', 'Scheme', 'Host', 'Path'];
   if (showControllers) headers.push('Controller');
+  if (aliases !== undefined) headers.push('Aliases');
   const rows: string[][] = [];
   for (const [name, route] of routes) {
     const row = [name, any(route.methods), any(route.schemes), route.host !== '' ? route.host : 'ANY', route.path];
     if (showControllers) row.push(route.controller === undefined ? '' : formatCallable(route.controller));
+    if (aliases !== undefined) row.push((aliases.get(name) ?? []).join('|'));
     rows.push(row);
   }
   return renderTable(headers, rows, 'symfony-style-guide', palette.info);
@@ -239,11 +264,15 @@ export function describeRouteJson(route: Route): string {
  * `debug:router --format=json` (Symfony `JsonDescriptor::describeRouteCollection()`): an object
  * keyed by route name, in matching order.
  * @param routes - the named routes
+ * @param aliases - with `--show-aliases`: each route with aliases gets them as `aliases`
  * @returns the pretty-printed JSON and a line break
  * @throws InvalidRouteError when a route does not compile
  */
-export function describeRouteCollectionJson(routes: Iterable<NamedRoute>): string {
+export function describeRouteCollectionJson(routes: Iterable<NamedRoute>, aliases?: ReverseAliases): string {
   const data = new Map<string, unknown>();
-  for (const [name, route] of routes) data.set(name, routeData(route));
+  for (const [name, route] of routes) {
+    const own = aliases?.get(name) ?? [];
+    data.set(name, own.length > 0 ? { ...routeData(route), aliases: [...own] } : routeData(route));
+  }
   return `${phpJsonEncode(data)}\n`;
 }

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createDemoRoutes } from '../demo/routes';
+import { RouteLoaderError } from '../routing/errors';
+import { loadRoutes as loadRouteFile } from '../routing/loader/RouteFileLoader';
 import type { RouteCollection } from '../routing/RouteCollection';
 
 const ROUTES_MODULE_ERROR = Symbol.for('express-kernel.RoutesModuleError');
@@ -123,22 +125,25 @@ export function findConfigFile(cwd: string): string | undefined {
  * - `typescript`: `.ts`, `.mts`, `.cts`, `.tsx`, and `.mjs` (ES modules, which `require` only
  *   loads from Node 20.19), loaded through tsx's programmatic `require`, without registering
  *   anything for the rest of the process;
- * - `commonjs`: anything else (`.js`, `.cjs`, `.json`), loaded by Node's own `require`.
+ * - `symfony`: `.yaml`, `.yml` and `.json`, Symfony's route file format, read by the routing
+ *   loader (`loadRoutes` of `express-kernel/routing`); the CLI only describes the controllers,
+ *   so a controller missing from the (empty) map shows by the name the file gives it;
+ * - `commonjs`: anything else (`.js`, `.cjs`), loaded by Node's own `require`.
  */
-export type RoutesFileType = 'typescript' | 'commonjs';
+export type RoutesFileType = 'typescript' | 'symfony' | 'commonjs';
 
 /**
  * The type of a routes file, by its extension (see {@link RoutesFileType}).
  * @param file - a file path
  */
 export function routesFileType(file: string): RoutesFileType {
-  return /\.(?:[cm]?tsx?|mjs)$/i.test(file) ? 'typescript' : 'commonjs';
+  if (/\.(?:[cm]?tsx?|mjs)$/i.test(file)) return 'typescript';
+  return /\.(?:ya?ml|json)$/i.test(file) ? 'symfony' : 'commonjs';
 }
 
 /**
  * Reads a routes file (or a config file) and returns what it exports. The one place where the
- * file type decides how a file is read; a routes file in another format (Symfony YAML, say) is
- * one more `case` that returns the `RouteCollection` it builds.
+ * file type decides how a file is read: a Symfony route file gives the `RouteCollection` it builds.
  * @param file - the absolute path of the file
  * @returns the module's exports
  * @throws whatever loading the file throws (syntax errors, a missing import, …)
@@ -150,6 +155,8 @@ export function readRoutesFile(file: string): unknown {
       const tsx = require('tsx/cjs/api') as { require: (id: string, fromFile: string) => unknown };
       return tsx.require(file, __filename);
     }
+    case 'symfony':
+      return loadRouteFile(file, {}, { missingControllers: 'placeholder' });
     case 'commonjs':
       return require(file);
   }
@@ -159,6 +166,9 @@ function load(file: string, given: string): unknown {
   try {
     return readRoutesFile(file);
   } catch (error) {
+    if (error instanceof RouteLoaderError) {
+      throw new RoutesModuleError(given, `Cannot load the routes file "${given}": ${error.message}`, { cause: error });
+    }
     throw new RoutesModuleError(given, `Cannot load the routes module "${given}": ${firstLine(error)}`, { cause: error });
   }
 }
@@ -239,8 +249,9 @@ export function collectionOf(exported: unknown, given: string): RouteCollection 
 /**
  * Loads the routing table the console commands describe, from the source
  * {@link resolveRoutesSource} picks: the `--routes` module, else the module the config file
- * names, else the demo table. A module is read by {@link readRoutesFile} (JavaScript through
- * `require`, TypeScript through tsx) and may export, in this order of preference, the collection
+ * names, else the demo table. A file is read by {@link readRoutesFile} (JavaScript through
+ * `require`, TypeScript through tsx, Symfony's YAML or JSON route format through the routing
+ * loader); a module may export, in this order of preference, the collection
  * (`module.exports`, default export or `routes`), or a function returning it (default export,
  * `routes` or `createRoutes`).
  *

@@ -71,11 +71,14 @@ program
   .option('--routes <module>', ROUTES_HELP)
   .option('--format <format>', 'The output format (txt, json)', 'txt')
   .option('--show-controllers', 'Show assigned controllers in overview (the controller function\'s name)', false)
+  .option('--show-aliases', 'Show aliases in overview', false)
   .addHelpText('after', ROUTES_SOURCES)
-  .action((name: string | undefined, opts: { routes?: string; format: string; showControllers: boolean }) => {
+  .action((name: string | undefined,
+    opts: { routes?: string; format: string; showControllers: boolean; showAliases: boolean }) => {
     const width = terminalWidth();
     run(DEBUG_ROUTER_SYNOPSIS, width, () => debugRouter(loadRoutes(opts.routes), {
-      name, format: opts.format, showControllers: opts.showControllers, terminalWidth: width, palette, errorPalette,
+      name, format: opts.format, showControllers: opts.showControllers, showAliases: opts.showAliases,
+      terminalWidth: width, palette, errorPalette,
     }));
   });
 

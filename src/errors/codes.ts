@@ -22,6 +22,12 @@ export const ERROR_CODES = {
     template: 'Parameter "%s" for route "%s" must match "%s" ("%s" given) to generate a corresponding URL.',
   },
   ERR_ROUTING_INVALID_ROUTE: { status: undefined, template: 'Route "%s" is invalid: %s' },
+  ERR_ROUTING_INVALID_ARGUMENT: { status: undefined, template: '%s' },
+  ERR_ROUTING_CIRCULAR_REFERENCE: {
+    status: undefined,
+    template: 'Circular reference detected for route "%s", path: "%s".',
+  },
+  ERR_ROUTING_LOADER: { status: undefined, template: '%s' },
   ERR_HTTP_NOT_FOUND: { status: 404, template: 'No route found for "%s %s"' },
   ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, template: 'No route found for "%s %s": Method Not Allowed (Allow: %s)' },
   ERR_HTTP_BAD_REQUEST: { status: 400, template: '%s' },

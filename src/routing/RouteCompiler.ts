@@ -53,6 +53,15 @@ export interface CompiledRoute {
    */
   readonly indexSegments: readonly IndexSegment[];
   readonly tailFrom: number;
+  /** The route's `utf8` option: its regexes run on characters (Unicode mode), else on bytes. */
+  readonly utf8: boolean;
+  /**
+   * The route (without `utf8`) must see the path's bytes: some variable may match part of a
+   * multi-byte character (`.`, a negated class other than `[^…]+`, `\D`, …) or two variables
+   * touch. Otherwise bytes and characters give the same answer (the literals are ASCII and no
+   * atom can tell a character from its bytes), and the matcher skips building the byte view.
+   */
+  readonly matchesBytes: boolean;
 }
 
 const SEPARATORS = '/,;.:-_~+*=@|';
@@ -74,7 +83,15 @@ interface Compiled {
   firstOptional: number;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Symfony's test for a requirement that needs UTF-8 mode: `\X`, `\p{L}`, `\P{L}`, `\x{263A}`. */
+const UTF8_ESCAPE = /(?<!\\)\\(?:\\\\)*(?:X|[pP][{CLMNPSZ]|x\{[A-Fa-f0-9]{3})/;
+
 function compilePattern(route: Route, pattern: string, isHost: boolean): Compiled {
+  if (!route.utf8 && NON_ASCII.test(pattern)) {
+    throw new InvalidRouteError(route.path, `Cannot use UTF-8 route patterns without setting the "utf8" option for ` +
+      `route "${route.path}".`);
+  }
   const tokens: Token[] = [];
   const variables: string[] = [];
   const defaultSeparator = isHost ? '.' : '/';
@@ -89,13 +106,16 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
     const precedingChar = chars.length > 0 ? chars[chars.length - 1] : '';
     const isSeparator = precedingChar !== '' && SEPARATORS.includes(precedingChar);
     if (/^\d/.test(name)) {
-      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot start with a digit in route pattern "${pattern}". Please use a different name.`);
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot start with a digit in route pattern ` +
+        `"${pattern}". Please use a different name.`);
     }
     if (variables.includes(name)) {
-      throw new InvalidRouteError(pattern, `Route pattern "${pattern}" cannot reference variable name "${name}" more than once.`);
+      throw new InvalidRouteError(pattern, `Route pattern "${pattern}" cannot reference variable name "${name}" more ` +
+        `than once.`);
     }
     if (name.length > MAX_VARIABLE_LENGTH) {
-      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot be longer than ${MAX_VARIABLE_LENGTH} characters in route pattern "${pattern}". Please use a shorter name.`);
+      throw new InvalidRouteError(pattern, `Variable name "${name}" cannot be longer than ${MAX_VARIABLE_LENGTH} ` +
+        `characters in route pattern "${pattern}". Please use a shorter name.`);
     }
     if (isSeparator && precedingText !== precedingChar) {
       tokens.push({ kind: 'text', text: precedingText.slice(0, precedingText.length - precedingChar.length) });
@@ -109,10 +129,15 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
       const extra = nextSeparator !== defaultSeparator && nextSeparator !== '' ? quoteClass(nextSeparator) : '';
       regex = `[^${quoteClass(defaultSeparator)}${extra}]+`;
     } else {
+      if (!route.utf8 && (NON_ASCII.test(requirement) || UTF8_ESCAPE.test(requirement))) {
+        throw new InvalidRouteError(pattern, `Cannot use UTF-8 route requirements without setting the "utf8" option ` +
+          `for variable "${name}" in pattern "${pattern}".`);
+      }
       regex = pcreToJs(requirement);
-      const check = compileRegex(regex, '');
+      const check = compileRegex(regex, '', route.utf8);
       if (check instanceof Error) {
-        throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression (${requirement}): ${check.message}`);
+        throw new InvalidRouteError(pattern, `Requirement for "${name}" is not a valid regular expression ` +
+          `(${requirement}): ${check.message}`);
       }
     }
     tokens.push({ kind: 'variable', separator: isSeparator ? precedingChar : '', regex, name, important });
@@ -157,8 +182,8 @@ function staticPrefixOf(route: Route, tokens: Token[]): string {
   return prefix;
 }
 
-function mustCompile(source: string, flags: string, pattern: string): RegExp {
-  const re = compileRegex(source, flags);
+function mustCompile(source: string, flags: string, pattern: string, unicode: boolean): RegExp {
+  const re = compileRegex(source, flags, unicode);
   if (re instanceof Error) throw new InvalidRouteError(pattern, re.message);
   return re;
 }
@@ -230,11 +255,34 @@ function indexSegmentsOf(tokens: Token[], firstOptional: number, flags: string):
   return { segments, tailFrom: tail ? nonEmpty : -1 };
 }
 
+/** `[^…]+` or `[^…]*` over ASCII characters and escaped punctuation: takes whole runs either way. */
+const NEGATED_RUN = /^\[\^(?:[^\\\]]|\\[^a-zA-Z0-9])*\][+*]$/;
+/** Atoms that may match a non-ASCII character, so one byte of it: `.`, `[^`, `\D`, `\W`, `\S`, `\s`, … */
+const WIDE_ATOM = /\.|\[\^|\\[DWSsPpXuxc]/;
+
+/** See {@link CompiledRoute.matchesBytes}. */
+function byteSensitive(tokens: readonly Token[]): boolean {
+  let afterVariable = false;
+  for (const t of tokens) {
+    if (t.kind === 'text') {
+      afterVariable = false;
+      continue;
+    }
+    if (afterVariable && t.separator === '') return true;
+    if (!NEGATED_RUN.test(t.regex) && WIDE_ATOM.test(t.regex)) return true;
+    afterVariable = true;
+  }
+  return false;
+}
+
 /**
  * Compiles a route (Symfony `RouteCompiler::compile`): tokenises path and host, builds the
  * regular expressions and finds the static prefix.
  * @throws InvalidRouteError for a variable that starts with a digit, is longer than 32
- *   characters, appears twice, or has a requirement that is not a valid regular expression
+ *   characters, appears twice, is `_fragment` in the path, or has a requirement that is not a
+ *   valid regular expression; for a route without the `utf8` option whose path or host holds
+ *   non-ASCII text, or whose requirement does (or uses `\p{…}`, `\X`, `\x{…}`): Symfony's
+ *   LogicException messages, which name the `utf8` option
  */
 export function compileRoute(route: Route): CompiledRoute {
   let hostRegex: RegExp | null = null;
@@ -242,15 +290,20 @@ export function compileRoute(route: Route): CompiledRoute {
   let hostVariables: string[] = [];
   if (route.host !== '') {
     const host = compilePattern(route, route.host, true);
-    hostRegex = mustCompile(`^${host.source}$`, 'si', route.host);
+    hostRegex = mustCompile(`^${host.source}$`, 'si', route.host, route.utf8);
     hostTokens = host.tokens;
     hostVariables = host.variables;
   }
   const path = compilePattern(route, route.path, false);
   const pathVariables = path.variables;
+  if (pathVariables.includes('_fragment')) {
+    throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot contain "_fragment" as a path ` +
+      `parameter.`);
+  }
   for (const v of pathVariables) {
     if (hostVariables.includes(v)) {
-      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" more than once.`);
+      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" ` +
+        `more than once.`);
     }
   }
   let body = path.source;
@@ -260,11 +313,11 @@ export function compileRoute(route: Route): CompiledRoute {
     if (hasTrailingSlash) body = body.slice(0, -1);
     body += '/?';
   }
-  const matchRegex = mustCompile(`^${body}$`, 's', route.path);
+  const matchRegex = mustCompile(`^${body}$`, 's', route.path, route.utf8);
   const { segments, tailFrom } = indexSegmentsOf(path.tokens, path.firstOptional, matchRegex.flags);
   return {
     staticPrefix: staticPrefixOf(route, path.tokens),
-    regex: mustCompile(`^${path.source}$`, 's', route.path),
+    regex: mustCompile(`^${path.source}$`, 's', route.path, route.utf8),
     matchRegex,
     tokens: path.tokens,
     pathVariables,
@@ -276,5 +329,7 @@ export function compileRoute(route: Route): CompiledRoute {
     hasTrailingVar: /\{[\w\u0080-\uffff]+\}\/?$/.test(route.path),
     indexSegments: segments,
     tailFrom,
+    utf8: route.utf8,
+    matchesBytes: !route.utf8 && byteSensitive(path.tokens),
   };
 }

@@ -115,3 +115,38 @@ export class InvalidRouteError extends RoutingError {
     super('ERR_ROUTING_INVALID_ROUTE', formatMessage('ERR_ROUTING_INVALID_ROUTE', routeOrPath, reason));
   }
 }
+
+/**
+ * A bad argument to the routing API: an alias to itself, a bad deprecation template, a localized
+ * route missing a locale (Symfony's `InvalidArgumentException` of the Routing component).
+ */
+export class RoutingArgumentError extends RoutingError {
+  override name = 'RoutingArgumentError';
+  constructor(message: string) {
+    super('ERR_ROUTING_INVALID_ARGUMENT', formatMessage('ERR_ROUTING_INVALID_ARGUMENT', message));
+  }
+}
+
+/** An alias chain that comes back to itself (Symfony `RouteCircularReferenceException`). */
+export class RouteCircularReferenceError extends RoutingError {
+  override name = 'RouteCircularReferenceError';
+  /** The names met, from the first repeated one to itself again. */
+  readonly path: readonly string[];
+  constructor(readonly routeName: string, path: readonly string[]) {
+    const message = formatMessage('ERR_ROUTING_CIRCULAR_REFERENCE', routeName, path.join(' -> '));
+    super('ERR_ROUTING_CIRCULAR_REFERENCE', message);
+    this.path = Object.freeze([...path]);
+  }
+}
+
+/**
+ * A route file that cannot be loaded: unreadable, not YAML/JSON, an unknown key, a bad value
+ * (Symfony's `InvalidArgumentException` from `YamlFileLoader`). The message names the file and,
+ * where there is one, the route and the key.
+ */
+export class RouteLoaderError extends RoutingError {
+  override name = 'RouteLoaderError';
+  constructor(readonly file: string, message: string, options?: { cause?: unknown }) {
+    super('ERR_ROUTING_LOADER', formatMessage('ERR_ROUTING_LOADER', message), options);
+  }
+}

@@ -90,13 +90,17 @@ export function pcreToJs(source: string): string {
 }
 
 /**
- * Compiles a JavaScript regular expression, preferring Unicode mode (Symfony's `utf8` routes).
+ * Compiles a JavaScript regular expression: for Symfony's `utf8` routes (the default here),
+ * preferring Unicode mode; for the others (`unicode` false), without it, as they run on bytes.
+ * @param unicode - try Unicode mode first @default true
  * @returns the RegExp, or an Error naming what is wrong with the source
  */
-export function compileRegex(source: string, flags: string): RegExp | Error {
+export function compileRegex(source: string, flags: string, unicode = true): RegExp | Error {
   try {
+    if (!unicode) return new RegExp(source, flags);
     return new RegExp(source, flags + 'u');
-  } catch {
+  } catch (e) {
+    if (!unicode) return e as Error;
     try {
       return new RegExp(source, flags);
     } catch (e) {
@@ -202,4 +206,23 @@ export function mayLookAround(source: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The "latin1 view" of a string: each UTF-8 byte of it as one character (U+0000–U+00FF), the
+ * string PHP's byte-oriented regexes see. ASCII strings are returned as they are.
+ */
+export function byteView(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return Buffer.from(text, 'utf8').toString('latin1');
+  }
+  return text;
+}
+
+/** The inverse of {@link byteView}: bytes (as latin1 characters) read back as UTF-8. */
+export function fromByteView(bytes: string): string {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes.charCodeAt(i) > 0x7f) return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return bytes;
 }

@@ -41,7 +41,7 @@ describe('debugRouter(routes, options)', () => {
     it('adds the Controller column with showControllers', () => {
       const lines = debugRouter(routes, { showControllers: true }).output.split('\n');
       expect(lines[1]).toMatch(/ Path +Controller +$/);
-      expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +Closure\(\) +$/);
+      expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +App\\Controller\\AppController::home\(\) +$/);
     });
 
     it('lists in priority order, ANY for empty methods, schemes and host', () => {
@@ -83,6 +83,7 @@ describe('debugRouter(routes, options)', () => {
         '| Class        | Route                     |',
         '| Defaults     | _controller: Closure()    |',
         '| Options      | provider: object(Closure) |',
+        '|              | utf8: true                |',
         '+--------------+---------------------------+',
         '',
       ]);
@@ -102,7 +103,7 @@ describe('debugRouter(routes, options)', () => {
         '  The route "x" does not exist.  ',
         '                                 ',
         '',
-        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--] [<name>]',
+        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]',
         '',
         '',
       ].join('\n'));

@@ -122,8 +122,8 @@ describe('compileRoute(route)', () => {
       expect(compile('/{id<\\d++>}').regex.exec('/12')?.[1]).toBe('12');
     });
 
-    test('unicode: a path regex matches non-ASCII text and code points as single characters', () => {
-      const c = compile('/{x<.>}');
+    test('unicode (utf8 option): a path regex matches non-ASCII text and code points as single characters', () => {
+      const c = compile('/{x<.>}', { utf8: true });
       expect(c.regex.exec('/é')?.[1]).toBe('é');
       expect(c.regex.exec('/😀')?.[1]).toBe('😀');
     });

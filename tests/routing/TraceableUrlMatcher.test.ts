@@ -1,4 +1,4 @@
-import { TraceableUrlMatcher, TraceLevel } from '../../src/routing';
+import { Route, RouteCollection, TraceableUrlMatcher, TraceLevel } from '../../src/routing';
 import { createDemoRoutes } from '../../src/demo/routes';
 
 const ctx = (method = 'GET') => ({ method, host: 'localhost', scheme: 'http' });
@@ -32,5 +32,19 @@ describe('TraceableUrlMatcher.getTraces(pathInfo, context)', () => {
     const traces = traceable.getTraces('/api/books/abc', ctx());
     expect(traces.find((t) => t.name === 'book_show')?.log).toBe('Requirement for "id" does not match (\\d+)');
     expect(traces.find((t) => t.name === 'book_update')?.log).toBe('Method "GET" does not match any of the required methods (PUT, PATCH)');
+  });
+});
+
+describe('getTraces with the utf8 option', () => {
+  test('a utf8 route with UTF-8 text is traced as matching; a byte route sees bytes', () => {
+    const routes = new RouteCollection()
+      .add('bytes', new Route('/{a}', { requirements: { a: '.' } }))
+      .add('cafe', new Route('/café', { utf8: true }))
+      .add('chars', new Route('/{a}', { requirements: { a: '.' }, utf8: true }));
+    const traces = new TraceableUrlMatcher(routes).getTraces('/é', ctx());
+    expect(traces.map((t) => [t.name, t.level])).toEqual([
+      ['bytes', TraceLevel.ROUTE_ALMOST_MATCHES], ['cafe', TraceLevel.ROUTE_DOES_NOT_MATCH], ['chars', TraceLevel.ROUTE_MATCHES],
+    ]);
+    expect(new TraceableUrlMatcher(routes).getTraces('/caf%C3%A9', ctx()).at(-1)).toMatchObject({ name: 'cafe', level: TraceLevel.ROUTE_MATCHES });
   });
 });

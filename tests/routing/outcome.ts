@@ -42,7 +42,9 @@ export const CONDITIONS = {
 export function buildCollection(specs: readonly RouteSpec[]): RouteCollection {
   const collection = new RouteCollection();
   for (const s of specs) {
+    // The harness gives Symfony's routes the `utf8` option (the tables hold `é`).
     const route = new Route(s.path, {
+      utf8: true,
       methods: s.methods,
       schemes: s.schemes,
       host: s.host,

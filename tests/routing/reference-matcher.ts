@@ -213,7 +213,7 @@ export class ReferenceMatcher {
         addAll(allowSchemes, e.route.schemes);
         continue;
       }
-      return { route: e.name, params: { ...e.route.defaults, ...hostParams } };
+      return { route: e.name, params: { ...(e.route.defaults as Record<string, string | null>), ...hostParams } };
     }
 
     const rejected = new Set<Entry>();
@@ -247,7 +247,7 @@ export class ReferenceMatcher {
         if (redirectStop(e)) return { allow: [], allowSchemes: [] };
         continue;
       }
-      const params: Record<string, string | null> = { ...e.route.defaults, ...hostParams };
+      const params: Record<string, string | null> = { ...(e.route.defaults as Record<string, string | null>), ...hostParams };
       e.compiled.pathVariables.forEach((v, i) => {
         if (m[i + 1] !== undefined) params[v] = m[i + 1];
       });

@@ -1,8 +1,10 @@
-import type { RouteCollection } from '../RouteCollection';
+import type { DeprecationListener, RouteCollection } from '../RouteCollection';
 import type { RequestContext } from '../RequestContext';
+import type { Route, RouteDefault } from '../Route';
 import type { Token } from '../RouteCompiler';
 import { InvalidParameterError, MissingMandatoryParametersError, RouteNotFoundError } from '../errors';
-import { compileRegex } from '../pcre';
+import { byteView, compileRegex } from '../pcre';
+import { looseEquals } from './looseEquals';
 
 /** How {@link UrlGenerator.generate} writes the URL (Symfony `UrlGeneratorInterface` constants). */
 export enum ReferenceType {
@@ -31,6 +33,30 @@ export interface UrlGeneratorInterface {
    * @throws InvalidParameterError when a value breaks its variable's requirement
    */
   generate(name: string, parameters?: Record<string, ParameterValue>, referenceType?: ReferenceType): string;
+}
+
+/**
+ * Where the generator reports what Symfony's `UrlGenerator` logs or triggers: a value that breaks
+ * a requirement (with `setStrictRequirements(false)`) and the use of a deprecated alias.
+ * Pino's and Console's loggers fit (`warn(object, message)` is pino's argument order).
+ */
+export interface RoutingLogger {
+  /** A parameter broke its requirement; `context` has `parameter`, `route`, `expected`, `given`. */
+  error(context: Record<string, unknown>, message: string): void;
+  /** A deprecated alias was used; `context` has `package` and `version`. */
+  warn(context: Record<string, unknown>, message: string): void;
+}
+
+/** Options of {@link UrlGenerator}. */
+export interface UrlGeneratorOptions {
+  /** Where broken requirements (when not strict) and alias deprecations go. @default none */
+  logger?: RoutingLogger;
+  /**
+   * The locale whose variant of a localized route is used when neither the parameters nor the
+   * context give `_locale` (Symfony's `$defaultLocale`, the `kernel.default_locale`).
+   * @example 'en'
+   */
+  defaultLocale?: string;
 }
 
 const PATH_DECODED: Record<string, string> = {
@@ -84,25 +110,82 @@ function relativePath(basePath: string, targetPath: string): string {
  */
 export class UrlGenerator implements UrlGeneratorInterface {
   private readonly requirementCache = new Map<string, RegExp>();
+  private strictRequirements: boolean | null = true;
+  private readonly logger: RoutingLogger | undefined;
+  private readonly defaultLocale: string | undefined;
 
   /**
    * @param routes - the routing table
-   * @param context - scheme, host, ports and base URL used for absolute URLs; may be changed
+   * @param context - scheme, host, ports, base URL and parameters used for URLs; may be changed
    *   between calls through {@link UrlGenerator.context}
+   * @param options - see {@link UrlGeneratorOptions}
    */
-  constructor(private readonly routes: RouteCollection, public context: RequestContext) {}
+  constructor(
+    private readonly routes: RouteCollection, public context: RequestContext, options: UrlGeneratorOptions = {},
+  ) {
+    this.logger = options.logger;
+    this.defaultLocale = options.defaultLocale;
+  }
+
+  /**
+   * What a value that breaks its variable's requirement does (Symfony `setStrictRequirements`):
+   * `true` throws {@link InvalidParameterError} (the default), `false` logs an error and makes
+   * `generate` return `''` (as Symfony's code does), `null` skips the check.
+   */
+  setStrictRequirements(enabled: boolean | null): void {
+    this.strictRequirements = enabled;
+  }
+
+  /** The current mode (Symfony `isStrictRequirements`). */
+  isStrictRequirements(): boolean | null {
+    return this.strictRequirements;
+  }
+
+  /**
+   * Finds the route: for a localized route (`name.{locale}` with `_canonical_route` = name), the
+   * variant of `_locale` from the parameters, else the context, else the default locale, trying
+   * `fr_CA`, then `fr`; otherwise the route or alias called `name`.
+   */
+  private find(name: string, parameters: Record<string, ParameterValue>): Route | undefined {
+    const fromParams = parameters._locale;
+    let locale = fromParams !== undefined && fromParams !== null ? String(fromParams) : undefined;
+    if (locale === undefined) {
+      const fromContext = this.context.parameters._locale;
+      const usable = fromContext !== undefined && fromContext !== null && fromContext !== '';
+      locale = usable ? String(fromContext) : this.defaultLocale;
+    }
+    const logger = this.logger;
+    const onDeprecation: DeprecationListener | undefined = logger === undefined
+      ? undefined : (d) => { logger.warn({ package: d.package, version: d.version }, d.message); };
+    // Symfony: `fr_CA` then `fr` (the text before the first `_`).
+    for (let l = locale; l !== undefined; l = l.includes('_') ? l.slice(0, l.indexOf('_')) : undefined) {
+      const variant = this.routes.get(`${name}.${l}`, onDeprecation);
+      if (variant !== undefined && variant.defaults._canonical_route === name) return variant;
+    }
+    return this.routes.get(name, onDeprecation);
+  }
 
   /** @inheritdoc */
   generate(name: string, parameters: Record<string, ParameterValue> = {}, referenceType: ReferenceType = ReferenceType.ABSOLUTE_PATH): string {
-    const route = this.routes.get(name);
+    const route = this.find(name, parameters);
     if (route === undefined) throw new RouteNotFoundError(name);
     const compiled = route.compile();
     const defaults = route.defaults;
-    const merged: Record<string, ParameterValue> = { ...defaults, ...parameters };
+    if (defaults._canonical_route !== undefined && defaults._locale !== undefined && defaults._locale !== null) {
+      if (!compiled.variables.includes('_locale')) {
+        parameters = { ...parameters };
+        delete parameters._locale;
+      } else if (parameters._locale === undefined || parameters._locale === null) {
+        parameters = { ...parameters, _locale: defaults._locale };
+      }
+    }
+    const contextParameters = this.context.parameters as Record<string, ParameterValue>;
+    const merged: Record<string, ParameterValue> = { ...defaults, ...contextParameters, ...parameters };
     const missing = compiled.variables.filter((v) => !(v in merged));
     if (missing.length > 0) throw new MissingMandatoryParametersError(name, missing);
 
-    let url = this.render(compiled.tokens, merged, defaults, name, true);
+    let url = this.render(compiled.tokens, merged, defaults, name, true, compiled.utf8);
+    if (url === null) return '';
     if (url === '') url = '/';
     url = strtr(rawUrlEncode(url), PATH_DECODED);
     url = url.replace(/\/\.\.\//g, '/%2E%2E/').replace(/\/\.\//g, '/%2E/');
@@ -117,7 +200,9 @@ export class UrlGenerator implements UrlGeneratorInterface {
       scheme = route.schemes[0];
     }
     if (compiled.hostTokens.length > 0) {
-      const routeHost = this.render(compiled.hostTokens, merged, defaults, name, false).toLowerCase();
+      // Symfony keeps the host's case and compares it with the context's (lower-cased) host as is.
+      const routeHost = this.render(compiled.hostTokens, merged, defaults, name, false, compiled.utf8);
+      if (routeHost === null) return '';
       if (routeHost !== host) {
         host = routeHost;
         if (type !== ReferenceType.ABSOLUTE_URL) type = ReferenceType.NETWORK_PATH;
@@ -132,13 +217,14 @@ export class UrlGenerator implements UrlGeneratorInterface {
     }
     url = type === ReferenceType.RELATIVE_PATH ? relativePath(this.context.pathInfo, url) : schemeAuthority + this.context.baseUrl + url;
 
+    // Symfony: array_udiff_assoc(extra, defaults, fn ($a, $b) => $a == $b ? 0 : 1)
     const extra: Record<string, ParameterValue> = {};
     for (const [k, v] of Object.entries(parameters)) {
       if (compiled.variables.includes(k)) continue;
-      if (k in defaults && String(defaults[k]) === String(v)) continue;
+      if (k in defaults && looseEquals(v, defaults[k] as ParameterValue)) continue;
       extra[k] = v;
     }
-    let fragment = defaults._fragment ?? '';
+    let fragment = typeof defaults._fragment === 'string' ? defaults._fragment : '';
     if (extra._fragment !== undefined) {
       fragment = String(extra._fragment);
       delete extra._fragment;
@@ -149,7 +235,11 @@ export class UrlGenerator implements UrlGeneratorInterface {
     return url;
   }
 
-  private render(tokens: readonly Token[], merged: Record<string, ParameterValue>, defaults: Record<string, string | null>, name: string, optionalTail: boolean): string {
+  /** @returns the text, or null when a value broke its requirement and the mode is not strict */
+  private render(
+    tokens: readonly Token[], merged: Record<string, ParameterValue>, defaults: Record<string, RouteDefault>,
+    name: string, optionalTail: boolean, utf8: boolean,
+  ): string | null {
     let url = '';
     let optional = optionalTail;
     for (let i = tokens.length - 1; i >= 0; i--) {
@@ -163,8 +253,13 @@ export class UrlGenerator implements UrlGeneratorInterface {
       const hasDefault = token.name in defaults;
       if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && String(value) !== String(defaults[token.name]))) {
         const given = value === null || value === undefined ? '' : String(value);
-        if (!this.requirement(token.regex).test(given)) {
-          throw new InvalidParameterError(token.name, name, token.regex, given);
+        const broken = this.strictRequirements !== null
+          && !this.requirement(token.regex, utf8).test(utf8 ? given : byteView(given));
+        if (broken) {
+          const error = new InvalidParameterError(token.name, name, token.regex, given);
+          if (this.strictRequirements) throw error;
+          this.logger?.error({ parameter: token.name, route: name, expected: token.regex, given }, error.message);
+          return null;
         }
         url = token.separator + given + url;
         optional = false;
@@ -173,13 +268,14 @@ export class UrlGenerator implements UrlGeneratorInterface {
     return url;
   }
 
-  private requirement(source: string): RegExp {
-    let re = this.requirementCache.get(source);
+  private requirement(source: string, utf8: boolean): RegExp {
+    const key = utf8 ? source : `b:${source}`;
+    let re = this.requirementCache.get(key);
     if (re === undefined) {
       const stripped = source.replace(/\(\?(?:=|<=|!|<!)(?:[^()\\]+|\\.|\([^()]*\))*\)/g, '');
-      const compiled = compileRegex(`^(?:${stripped})$`, 'i');
+      const compiled = compileRegex(`^(?:${stripped})$`, 'i', utf8);
       re = compiled instanceof Error ? /^/ : compiled;
-      this.requirementCache.set(source, re);
+      this.requirementCache.set(key, re);
     }
     return re;
   }

@@ -1,5 +1,6 @@
 import { Route } from '../Route';
 import type { RouteCollection } from '../RouteCollection';
+import { byteView } from '../pcre';
 import { rawUrlDecode, rtrimSlashes } from '../rawUrlDecode';
 import type { MatchContext } from './UrlMatcherInterface';
 
@@ -39,12 +40,15 @@ export class TraceableUrlMatcher {
   getTraces(pathInfo: string, context: MatchContext): Trace[] {
     const traces: Trace[] = [];
     const decoded = rawUrlDecode(pathInfo);
-    const path = decoded === null ? null : decoded === '' ? '/' : decoded;
+    const chars = decoded === null ? null : decoded === '' ? '/' : decoded;
+    const bytes = chars === null ? null : byteView(chars);
     const method = context.method === 'HEAD' ? 'GET' : context.method;
-    const trimmed = path === null ? '' : rtrimSlashes(path) || '/';
     for (const [name, route] of this.routes.all()) {
       const add = (log: string, level: TraceLevel): void => { traces.push({ log, level, name, path: route.path }); };
       const compiled = route.compile();
+      // Routes without the `utf8` option see the path's bytes, as in UrlMatcher.
+      const path = compiled.matchesBytes ? bytes : chars;
+      const trimmed = path === null ? '' : rtrimSlashes(path) || '/';
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (path === null || (prefix !== '' && !trimmed.startsWith(prefix))) {
         add(`Path "${route.path}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
@@ -52,7 +56,7 @@ export class TraceableUrlMatcher {
       }
       let m = compiled.matchRegex.exec(path);
       if (m === null) {
-        const bare = new Route(route.path, { defaults: route.defaults });
+        const bare = new Route(route.path, { defaults: route.defaults, utf8: route.utf8 });
         if (!bare.compile().regex.test(path)) {
           add(`Path "${route.path}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
           continue;

@@ -2,6 +2,7 @@ import type { Route } from '../Route';
 import type { RouteCollection } from '../RouteCollection';
 import type { CompiledRoute } from '../RouteCompiler';
 import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../errors';
+import { byteView, fromByteView } from '../pcre';
 import { rawUrlDecode, rtrimSlashes } from '../rawUrlDecode';
 import { RouteIndex } from './RouteIndex';
 import type { MatchContext, MatchFailure, MatchResult, UrlMatcherInterface } from './UrlMatcherInterface';
@@ -30,6 +31,11 @@ interface Entry {
   readonly regex: RegExp;
   /** The route has defaults (the result starts from a copy of them). */
   readonly hasDefaults: boolean;
+  /**
+   * Not `utf8` and the regexes may tell bytes from characters: they run on the path's bytes
+   * (its latin1 view), as PHP's without the `u` modifier (see `CompiledRoute.matchesBytes`).
+   */
+  readonly bytes: boolean;
 }
 
 const DYNAMIC_ROOT = /^\/\/?$/;
@@ -68,6 +74,10 @@ export class UrlMatcher implements UrlMatcherInterface {
   /** Whether the last doMatch found a static bucket or index candidates for its path. */
   private sawCandidates = false;
   private noConfiguration = false;
+  /** Some dynamic route matches bytes: non-ASCII paths are also seen as bytes. */
+  private hasByteRoutes = false;
+  /** Candidates from the byte view of a non-ASCII path, merged into the character view's. */
+  private readonly byteCandidates: number[] = [];
 
   /**
    * @param routes - the routing table; it is compiled once, here
@@ -86,6 +96,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
         hasDefaults: Object.keys(route.defaults).length > 0,
         regex: route.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
+        bytes: compiled.matchesBytes,
       };
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (compiled.pathVariables.length === 0) {
@@ -102,6 +113,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
       }
       dynamicRegex.push({ prefix, regex: compiled.matchRegex, hostRegex: compiled.hostRegex });
+      if (entry.bytes) this.hasByteRoutes = true;
       this.index.add(this.dynamicRoutes.length, compiled.indexSegments, compiled.tailFrom);
       this.dynamicRoutes.push(entry);
     }
@@ -165,13 +177,28 @@ export class UrlMatcher implements UrlMatcherInterface {
    * other earlier dynamic route that matches the trimmed path takes the re-check.
    * @returns true when such an earlier route exists (the re-check fails)
    */
-  private trimmedGoesEarlier(id: number, path: string, trimmed: string, host: string): boolean {
-    const candidates = this.index.candidates(trimmed, this.recheckCandidates);
+  private trimmedGoesEarlier(id: number, chars: string, charsTrimmed: string, bytes: string, host: string): boolean {
+    const bytesTrimmed = bytes === chars ? charsTrimmed : rtrimSlashes(bytes) || '/';
+    const candidates = this.candidatesOf(charsTrimmed, bytesTrimmed, this.recheckCandidates);
     for (let c = 0; c < candidates.length && candidates[c] < id; c++) {
       const d = this.dynamicRoutes[candidates[c]];
+      const path = d.bytes ? bytes : chars;
+      const trimmed = d.bytes ? bytesTrimmed : charsTrimmed;
       if (d.regex.test(trimmed) && hostMatches(d, host) && !d.regex.test(path)) return true;
     }
     return false;
+  }
+
+  /**
+   * The index's candidates for a path; when its byte view differs (a non-ASCII path and routes
+   * without `utf8`), the union of both views' candidates, ascending.
+   */
+  private candidatesOf(path: string, bytes: string, out?: number[]): number[] {
+    const found = this.index.candidates(path, out);
+    if (bytes === path) return found;
+    const more = this.index.candidates(bytes, this.byteCandidates);
+    for (let i = 0; i < more.length; i++) if (!found.includes(more[i])) found.push(more[i]);
+    return found.sort((a, b) => a - b);
   }
 
   private doMatch(rawPathInfo: string, context: MatchContext): MatchResult | null {
@@ -182,6 +209,8 @@ export class UrlMatcher implements UrlMatcherInterface {
     if (pathinfo === null) return NO_MATCH;
     const path = pathinfo === '' ? '/' : pathinfo;
     const trimmed = rtrimSlashes(path) || '/';
+    // Routes without the `utf8` option see bytes, as PHP's regexes without the `u` modifier do.
+    const bytes = this.hasByteRoutes ? byteView(path) : path;
     const method = context.method;
     const canonical = method === 'HEAD' ? 'GET' : method;
     const supportsRedirections = canonical === 'GET' && this.redirectable;
@@ -216,12 +245,13 @@ export class UrlMatcher implements UrlMatcherInterface {
       }
     }
 
-    const candidates = this.index.candidates(path);
+    const candidates = this.candidatesOf(path, bytes);
     if (candidates.length > 0) this.sawCandidates = true;
     for (let c = 0; c < candidates.length; c++) {
       const id = candidates[c];
       const e = this.dynamicRoutes[id];
-      let m = e.regex.exec(path);
+      const seen = e.bytes ? bytes : path;
+      let m = e.regex.exec(seen);
       if (m === null) continue;
       // As in Symfony's combined regex, the host is checked before the condition.
       const hostParams = hostParamsOf(e, context.host);
@@ -231,8 +261,8 @@ export class UrlMatcher implements UrlMatcherInterface {
       if (hasTrailingVar) {
         const last = m[e.compiled.pathVariables.length] as string | undefined;
         if (e.compiled.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
-          const n = e.regex.exec(trimmed);
-          if (n !== null && !this.trimmedGoesEarlier(id, path, trimmed, context.host)) {
+          const n = e.regex.exec(!e.bytes || bytes === path ? trimmed : rtrimSlashes(bytes) || '/');
+          if (n !== null && !this.trimmedGoesEarlier(id, path, trimmed, bytes, context.host)) {
             if (e.compiled.hasTrailingSlash) m = n;
             else hasTrailingVar = false;
           }
@@ -254,7 +284,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         this.allow = addUnique(this.allow, e.methods);
         continue;
       }
-      return result(e, hostParams, e.compiled.pathVariables, m);
+      return result(e, hostParams, e.compiled.pathVariables, m, e.bytes && bytes !== path);
     }
     if (path === '/' && this.allow.length === 0 && this.allowSchemes.length === 0) this.noConfiguration = true;
     return NO_MATCH;
@@ -295,13 +325,16 @@ function captures(names: readonly string[], m: RegExpExecArray, offset: number):
   return out;
 }
 
-function result(e: Entry, hostParams: Record<string, string> | undefined, vars: readonly string[] | undefined, m: RegExpExecArray | undefined): MatchResult {
-  const params: Record<string, string | null> = e.hasDefaults ? { ...e.route.defaults } : {};
+function result(
+  e: Entry, hostParams: Record<string, string> | undefined, vars: readonly string[] | undefined,
+  m: RegExpExecArray | undefined, fromBytes = false,
+): MatchResult {
+  const params = (e.hasDefaults ? { ...e.route.defaults } : {}) as Record<string, string | null>;
   if (hostParams !== undefined) Object.assign(params, hostParams);
   if (vars !== undefined && m !== undefined) {
     for (let i = 0; i < vars.length; i++) {
       const v = m[i + 1];
-      if (v !== undefined) params[vars[i]] = v;
+      if (v !== undefined) params[vars[i]] = fromBytes ? fromByteView(v) : v;
     }
   }
   return { route: e.name, params };

@@ -1,0 +1,48 @@
+/** `--routes config/routes.yaml`: the console commands read Symfony route files (YAML or JSON). */
+import * as path from 'node:path';
+import { debugRouter } from '../../src/cli/debugRouter';
+import { isRoutesModuleError, loadRoutes } from '../../src/cli/loadRoutes';
+import { routerMatch } from '../../src/cli/routerMatch';
+
+const FIXTURE = path.join(__dirname, '..', 'routing', 'loader', 'fixtures', 'routes.yaml');
+
+describe('loadRoutes(file) with a .yaml route file', () => {
+  test('debug:router lists its routes with the controllers the file names', () => {
+    const routes = loadRoutes(path.relative(process.cwd(), FIXTURE));
+    const lines = debugRouter(routes, { showControllers: true }).output.split('\n');
+    expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +App\\Controller\\AppController::home\(\) +$/);
+    expect(lines.some((l) => /^ {2}about\.fr +ANY +ANY +ANY +\/a-propos /.test(l))).toBe(true);
+  });
+
+  test('debug:router --show-aliases adds an Aliases column (txt) and an aliases list (json), as Symfony', () => {
+    const routes = loadRoutes(FIXTURE);
+    const lines = debugRouter(routes, { showAliases: true }).output.split('\n');
+    expect(lines[1]).toMatch(/ Path +Aliases +$/);
+    expect(lines[3]).toMatch(/^ {2}home +GET +ANY +ANY +\/ +old_home +$/);
+    const json = JSON.parse(debugRouter(routes, { showAliases: true, format: 'json' }).output) as Record<string, { aliases?: string[] }>;
+    expect(json.home.aliases).toEqual(['old_home']);
+    expect(json['about.en'].aliases).toBeUndefined();
+    expect(debugRouter(routes, { format: 'json' }).output).not.toContain('aliases');
+  });
+
+  test('debug:router <alias> describes the route it names; localized variants show _locale and _canonical_route', () => {
+    expect(debugRouter(loadRoutes(FIXTURE), { name: 'old_home' }).output).toMatch(/^\| Path +\| \/ +\|$/m);
+    const about = debugRouter(loadRoutes(FIXTURE), { name: 'about.fr' }).output;
+    expect(about).toMatch(/^\| Requirements \| _locale: fr +\|$/m);
+    expect(about).toMatch(/^\| Defaults +\| _canonical_route: about +\|$/m);
+  });
+
+  test('router:match matches against it', () => {
+    expect(routerMatch(loadRoutes(FIXTURE), '/boutique/cart').output).toContain('Route "cart.fr" matches');
+  });
+
+  test('a bad file is a RoutesModuleError carrying the loader\'s message', () => {
+    try {
+      loadRoutes(path.join(__dirname, 'nope.yml'));
+      throw new Error('no error');
+    } catch (error) {
+      expect(isRoutesModuleError(error)).toBe(true);
+      expect((error as Error).message).toMatch(/^Cannot load the routes file ".*nope\.yml": File ".*nope\.yml" not found\.$/);
+    }
+  });
+});
