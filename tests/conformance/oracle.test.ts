@@ -85,12 +85,17 @@ const loaded: Record<string, OracleCase[]> = Object.fromEntries(
 );
 
 const TRUSTED_PROXIES = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
+const FORWARDED_CLIENTS = ['loopback', '203.0.113.0/24', '10.0.0.0/8', '2001:db8::/32'];
 const servers: Partial<Record<Variant, Listening>> = {};
 
 beforeAll(async () => {
   kernels.default = createDemoKernel({ debug: true });
   kernels.serializer = createDemoKernel({ debug: true });
-  kernels.trusted = createDemoKernel({ debug: true, trustedProxies: TRUSTED_PROXIES });
+  // Symfony shows its debug output to every client; the kernel only to profiler.allowedIps
+  // (loopback by default), so the clients the recorded X-Forwarded-For headers name are allowed
+  kernels.trusted = createDemoKernel({
+    debug: true, trustedProxies: TRUSTED_PROXIES, profilerAllowedIps: FORWARDED_CLIENTS,
+  });
   servers.default = await listen(frontController(kernels.default));
   servers.serializer = await listen(frontController(kernels.serializer));
   servers.trusted = await listen(frontController(kernels.trusted));

@@ -29,7 +29,8 @@ function throttledKernel(store: ThrottleStore): Kernel {
     firewalls: [{ name: 'main', provider, authenticators: [new JsonLoginAuthenticator(), new HttpBasicAuthenticator()] }],
     accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
     throttling: { store },
-  }, { session: memorySession(), trustedProxies: TRUSTED });
+  // the clients come through a trusted proxy from 198.51.100.0/24: let them see the debug detail
+  }, { session: memorySession(), trustedProxies: TRUSTED, profiler: { allowedIps: ['loopback', '198.51.100.0/24'] } });
 }
 
 const jsonLogin = (k: Kernel, password: string, ip = '198.51.100.7') =>
