@@ -1,4 +1,4 @@
-import type { ThrottleHit, ThrottleStore } from './ThrottleStore';
+import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
 
 /** Options of {@link MemoryThrottleStore}. */
 export interface MemoryThrottleStoreOptions {
@@ -28,6 +28,12 @@ export class MemoryThrottleStore implements ThrottleStore {
     }
     w.count++;
     return { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
+  }
+
+  async peek(key: string): Promise<ThrottleHit> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    return w === undefined || w.expiresAt <= now ? NONE : { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
   }
 
   async reset(key: string): Promise<void> {
