@@ -11,6 +11,7 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
  * - `HOST` (default 127.0.0.1), `PORT` (default 8000);
  * - `APP_ENV` (default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod);
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
+ * - `TRUSTED_HOSTS`: comma-separated host regexes (Symfony's framework.trusted_hosts); others get a 400;
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
  * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
  * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
       profilerStorage,
       profilerDangerouslyAllowInProduction: env.PROFILER_DANGEROUSLY_ALLOW_IN_PROD === '1',
       trustedProxies: list(env.TRUSTED_PROXIES),
+      trustedHosts: list(env.TRUSTED_HOSTS),
       profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
       logger,
       sqlitePath: env.SQLITE_PATH ?? 'var/demo.sqlite',

@@ -114,7 +114,7 @@ export function createKernel(options: KernelOptions): Kernel {
   // Only the profiler reads the timeline: without it the layers run unwrapped.
   const time = profiler !== undefined ? timed : (_name: string, handler: RequestHandler): RequestHandler => handler;
   const layers: Layer[] = [
-    { name: 'request', handler: requestContext(trust) },
+    { name: 'request', handler: requestContext(trust, resolved.trustedHosts) },
     ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
     { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound })) },
     {

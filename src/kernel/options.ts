@@ -34,6 +34,15 @@ export interface KernelOptions {
    * @example ['127.0.0.1', '10.0.0.0/8']
    */
   trustedProxies?: string[];
+  /**
+   * Host names the application answers to (Symfony `framework.trusted_hosts`,
+   * `Request::setTrustedHosts()`): regular expressions (strings, matched case-insensitively and
+   * unanchored, as Symfony's `{pattern}i`, so anchor them yourself) tested against the request's
+   * host without port, the trusted `X-Forwarded-Host` included. A request whose host matches none
+   * is a 400 `Untrusted Host "<host>".` before any layer runs. @default [] (every host)
+   * @example ['^example\\.com$', '^(.+\\.)?example\\.com$']
+   */
+  trustedHosts?: string[];
   /** Profiler settings; the profiler runs only when `debug` is true. */
   profiler?: {
     /** @default true (when debug is on) */
@@ -149,6 +158,8 @@ export interface ResolvedKernelOptions {
   readonly debug: boolean;
   readonly environment: string;
   readonly trustedProxies: readonly string[];
+  /** {@link KernelOptions.trustedHosts}, compiled (flag `i`). */
+  readonly trustedHosts: readonly RegExp[];
   readonly profiler: {
     readonly enabled: boolean;
     readonly storage?: ProfilerStorage;
@@ -191,6 +202,7 @@ const schema = z.object({
   debug: z.boolean().optional(),
   environment: z.string().regex(/^[a-z0-9_-]+$/i, 'expected a name like dev, test or prod').optional(),
   trustedProxies: ipList.optional(),
+  trustedHosts: z.array(z.string().min(1)).optional(),
   profiler: z.object({
     enabled: z.boolean().optional(),
     storage: z.custom<ProfilerStorage>((v) => typeof v === 'object' && v !== null && typeof (v as ProfilerStorage).write === 'function', 'expected a ProfilerStorage').optional(),
@@ -270,12 +282,20 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
   }
   const debug = o.debug ?? false;
   const trustedProxies = Object.freeze([...(o.trustedProxies ?? [])]);
+  const trustedHosts = Object.freeze((o.trustedHosts ?? []).map((pattern, i) => {
+    try {
+      return new RegExp(pattern, 'i');
+    } catch (e) {
+      throw new KernelConfigError(`trustedHosts.${i}`, `not a valid regular expression: ${(e as Error).message} (got ${JSON.stringify(pattern)}).`);
+    }
+  }));
   const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);
   return Object.freeze({
     routes: o.routes,
     debug,
     environment,
     trustedProxies,
+    trustedHosts,
     profiler: Object.freeze({
       enabled: debug && (o.profiler?.enabled ?? true),
       storage: o.profiler?.storage,
