@@ -81,6 +81,7 @@ export function createKernel(options: KernelOptions): Kernel {
       logger: resolved.logger,
       toolbar: resolved.profiler.toolbar,
       logLevel: resolved.profiler.logLevel,
+      redactFields: [...resolved.profiler.redactFields],
     });
     routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: debugClients }));
   }

@@ -69,6 +69,12 @@ export interface KernelOptions {
     toolbar?: boolean;
     /** The lowest pino level the Logs panel records, e.g. 'debug'. @default 'debug' */
     logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+    /**
+     * Field names redacted in profiles on top of the built-in list (passwords, tokens, keys, card
+     * numbers, CVV, SSN, PIN…; see the README's "Redaction"), case-insensitive. @default []
+     * @example ['iban', 'tax_id']
+     */
+    redactFields?: string[];
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
@@ -167,6 +173,7 @@ export interface ResolvedKernelOptions {
     readonly collectors: readonly DataCollector[];
     readonly toolbar: boolean;
     readonly logLevel: string;
+    readonly redactFields: readonly string[];
   };
   readonly logger?: Logger;
   readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
@@ -211,6 +218,7 @@ const schema = z.object({
     dangerouslyAllowInProduction: z.boolean().optional(),
     toolbar: z.boolean().optional(),
     logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).optional(),
+    redactFields: z.array(z.string().min(1)).optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
@@ -303,6 +311,7 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
       collectors: Object.freeze([...(o.profiler?.collectors ?? [])]),
       toolbar: o.profiler?.toolbar ?? true,
       logLevel: o.profiler?.logLevel ?? 'debug',
+      redactFields: Object.freeze([...(o.profiler?.redactFields ?? [])]),
     }),
     logger: o.logger,
     layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),

@@ -32,9 +32,21 @@ export function isJsonRequest(req: Request): boolean {
   return typeof req.headers['content-type'] === 'string' && req.is([...JSON_TYPES]) !== false;
 }
 
+/**
+ * V8's JSON.parse message without the excerpt of the body it quotes (`Unexpected token 'x',
+ * "{"password":"…" is not valid JSON`): the body may hold a secret, and the message reaches
+ * logs, problem details and profiles. Only the position is kept.
+ */
+export function jsonSyntaxReason(message: string | undefined): string {
+  const position = /at position (\d+)/.exec(message ?? '')?.[1];
+  if (/Unexpected end of JSON input/i.test(message ?? '')) return 'unexpected end of JSON input';
+  return position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`;
+}
+
 function translate(err: unknown): HttpError {
   const e = err as { type?: string; status?: number; message?: string };
-  if (e.type === 'entity.parse.failed') return new BadRequestHttpError(`Malformed JSON body: ${e.message}`, { cause: err });
+  // no cause: body-parser's error carries the body and V8's message quotes it
+  if (e.type === 'entity.parse.failed') return new BadRequestHttpError(`Malformed JSON body: ${jsonSyntaxReason(e.message)}`);
   const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
   return new HttpError(status, status === 413 ? 'ERR_HTTP_PAYLOAD_TOO_LARGE' : status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
 }
