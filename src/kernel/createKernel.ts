@@ -82,6 +82,7 @@ export function createKernel(options: KernelOptions): Kernel {
       toolbar: resolved.profiler.toolbar,
       logLevel: resolved.profiler.logLevel,
       redactFields: [...resolved.profiler.redactFields],
+      projectRoot: resolved.profiler.projectRoot,
     });
     routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: debugClients }));
   }

@@ -75,6 +75,11 @@ export interface KernelOptions {
      * @example ['iban', 'tax_id']
      */
     redactFields?: string[];
+    /**
+     * The application's root folder, an absolute path: the exception panel shows source excerpts
+     * only of files under it or in a `node_modules` folder. @default process.cwd()
+     */
+    projectRoot?: string;
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
@@ -174,6 +179,7 @@ export interface ResolvedKernelOptions {
     readonly toolbar: boolean;
     readonly logLevel: string;
     readonly redactFields: readonly string[];
+    readonly projectRoot: string;
   };
   readonly logger?: Logger;
   readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
@@ -219,6 +225,7 @@ const schema = z.object({
     toolbar: z.boolean().optional(),
     logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).optional(),
     redactFields: z.array(z.string().min(1)).optional(),
+    projectRoot: z.string().refine((v) => path.isAbsolute(v), 'expected an absolute path').optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
@@ -312,6 +319,7 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
       toolbar: o.profiler?.toolbar ?? true,
       logLevel: o.profiler?.logLevel ?? 'debug',
       redactFields: Object.freeze([...(o.profiler?.redactFields ?? [])]),
+      projectRoot: o.profiler?.projectRoot ?? process.cwd(),
     }),
     logger: o.logger,
     layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),

@@ -35,6 +35,11 @@ export interface ProfilerOptions {
    * @example ['iban', 'tax_id']
    */
   redactFields?: string[];
+  /**
+   * The application's root folder, absolute: the exception panel shows source excerpts only of
+   * files under it or in a `node_modules` folder. @default process.cwd()
+   */
+  projectRoot?: string;
 }
 
 const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -50,6 +55,8 @@ const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 export class Profiler {
   readonly storage: ProfilerStorage;
   private readonly extraSecrets: RegExp | null;
+  /** See {@link ProfilerOptions.projectRoot}. */
+  readonly projectRoot: string;
   /** Every collector, built-in ones first, in menu order. */
   readonly collectors: readonly DataCollector[];
   private readonly logger?: Logger;
@@ -67,6 +74,7 @@ export class Profiler {
     this.toolbar = options.toolbar ?? true;
     this.logLevel = options.logLevel ?? 'debug';
     this.extraSecrets = extraSecretFields(options.redactFields ?? []);
+    this.projectRoot = options.projectRoot ?? process.cwd();
     this.collectors = [...builtInCollectors((req) => req.kernel.logBuffer), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
       if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
