@@ -6,6 +6,7 @@ export const VERSION = '0.1.0';
 export * from './routing';
 export * from './http/errors';
 export { resolveRequestUri, compileTrust } from './http/RequestUri';
+export { refuseConnect } from './http/connect';
 export type { RequestUri, TrustFunction } from './http/RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './http/ErrorRenderer';
 export { securityHeaders } from './http/securityHeaders';

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import pino from 'pino';
 import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
+import { refuseConnect } from './http/connect';
 import { openRedis, RedisClient } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
 import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const server = http.createServer({ requireHostHeader: false }, kernel);
+  const server = refuseConnect(http.createServer({ requireHostHeader: false }, kernel));
   server.listen(port, host, () => {
     const address = server.address();
     const actual = typeof address === 'object' && address !== null ? address.port : port;
