@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import pino from 'pino';
-import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
+import { createDemoKernel } from './demo/app';
+import { DemoEnv, list, readDemoEnv, withoutPassword } from './demo/env';
 import { refuseConnect } from './http/connect';
 import { openRedis, RedisClient } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
@@ -10,7 +11,8 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
 /**
  * The demo service (`npm start`). Environment:
  * - `HOST` (default 127.0.0.1), `PORT` (default 8000);
- * - `APP_ENV` (default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod);
+ * - `APP_ENV` (dev, test or prod; default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod),
+ *   validated with the lists below by `readDemoEnv` (src/demo/env.ts): a bad value stops the start;
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
  * - `TRUSTED_HOSTS`: comma-separated host regexes (Symfony's framework.trusted_hosts); others get a 400;
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
@@ -21,14 +23,16 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
  * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
  */
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+/** Prints a start-up error (a Redis URL's password never shown) and exits with code 2. */
+function fail(message: string): never {
+  const password = redisPassword(process.env.REDIS_URL);
+  const shown = withoutPassword(password === undefined ? message : message.split(password).join('******'));
+  process.stderr.write(`${shown}\n`);
+  process.exit(2);
 }
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
+function redisPassword(url: string | undefined): string | undefined {
+  try { return url === undefined || url === '' ? undefined : decodeURIComponent(new URL(url).password) || undefined; } catch { return undefined; }
 }
 
 async function main(): Promise<void> {
@@ -39,34 +43,33 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     fail(`Invalid environment variable "PORT": expected an integer from 0 to 65535, got "${portText}".`);
   }
-  const appEnv = env.APP_ENV ?? 'dev';
-  const debugText = env.APP_DEBUG ?? (appEnv === 'prod' ? '0' : '1');
-  if (!['0', '1', 'true', 'false'].includes(debugText)) {
-    fail(`Invalid environment variable "APP_DEBUG": expected 0 or 1, got "${debugText}".`);
+  let demoEnv: DemoEnv;
+  try {
+    demoEnv = readDemoEnv(env);
+  } catch (e) {
+    fail((e as Error).message);
   }
+  const appEnv = demoEnv.appEnv;
   const logger = pino({ level: env.LOG_LEVEL ?? 'info' });
-  if (appEnv === 'prod' && (env.APP_SECRET === undefined || env.APP_SECRET === DEMO_DEFAULTS.secret)) {
-    fail('Invalid environment variable "APP_SECRET": set a secret of at least 32 characters when APP_ENV=prod.');
-  }
   let redis: RedisClient | undefined;
   let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
-  const debug = debugText === '1' || debugText === 'true';
+  const debug = demoEnv.debug;
   try {
-    if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
-    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: env.REDIS_URL || undefined });
+    if (demoEnv.redisUrl !== undefined) redis = await openRedis(demoEnv.redisUrl, 'REDIS_URL');
+    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: demoEnv.redisUrl });
     kernel = createDemoKernel({
       debug,
       environment: appEnv,
       profilerStorage,
       profilerDangerouslyAllowInProduction: env.PROFILER_DANGEROUSLY_ALLOW_IN_PROD === '1',
-      trustedProxies: list(env.TRUSTED_PROXIES),
-      trustedHosts: list(env.TRUSTED_HOSTS),
-      profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
+      trustedProxies: demoEnv.trustedProxies,
+      trustedHosts: demoEnv.trustedHosts,
+      profilerAllowedIps: demoEnv.profilerAllowedIps,
       logger,
       sqlitePath: env.SQLITE_PATH ?? 'var/demo.sqlite',
       redis,
-      secret: env.APP_SECRET,
+      secret: demoEnv.secret,
       adminPassword: env.ADMIN_PASSWORD,
       userPassword: env.USER_PASSWORD,
       corsOrigins: list(env.CORS_ALLOW_ORIGIN),

@@ -28,7 +28,9 @@ export async function openRedis(url: string, option = 'REDIS_URL'): Promise<Redi
     await client.connect();
   } catch (e) {
     await client.disconnect().catch(() => undefined);
-    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${url}": ${(e as Error).message}`);
+    // the URL may hold a password: never in an error message (which reaches logs)
+    const shown = url.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:******@');
+    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${shown}": ${(e as Error).message}`);
   }
   return client as unknown as RedisClient;
 }
