@@ -2,9 +2,9 @@
 import http from 'node:http';
 import pino from 'pino';
 import { createDemoKernel } from './demo/app';
-import { DemoEnv, list, readDemoEnv, withoutPassword } from './demo/env';
+import { DemoEnv, list, readDemoEnv } from './demo/env';
 import { refuseConnect } from './http/connect';
-import { openRedis, RedisClient } from './storage/redis';
+import { openRedis, RedisClient, withoutPassword } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
 import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
 

@@ -1,4 +1,5 @@
 import { compileTrust } from '../http/RequestUri';
+import { withoutPassword } from '../storage/redis';
 import { DEMO_DEFAULTS } from './app';
 
 /**
@@ -50,14 +51,6 @@ function addresses(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
     }
   }
   return entries;
-}
-
-/**
- * A URL with its password replaced by `******`, for messages: `redis://u:******@h:6379`.
- * Unparseable text is returned with anything between `//…:` and `@` replaced.
- */
-export function withoutPassword(url: string): string {
-  return url.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:******@');
 }
 
 /**

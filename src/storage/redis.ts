@@ -4,6 +4,14 @@ import { createClient } from 'redis';
 export type RedisClient = ReturnType<typeof createClient>;
 
 /**
+ * A URL with its password replaced by `******`, for messages: `redis://u:******@h:6379`.
+ * Text that is not a URL has anything between `//…:` and `@` replaced.
+ */
+export function withoutPassword(url: string): string {
+  return url.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:******@');
+}
+
+/**
  * Connects to Redis (the official `redis` client). The client reconnects by itself after a
  * failure; commands fail fast while it is down (no offline queue), so callers can answer 503.
  * @param url - e.g. `redis://127.0.0.1:6379`
@@ -29,8 +37,7 @@ export async function openRedis(url: string, option = 'REDIS_URL'): Promise<Redi
   } catch (e) {
     await client.disconnect().catch(() => undefined);
     // the URL may hold a password: never in an error message (which reaches logs)
-    const shown = url.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:******@');
-    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${shown}": ${(e as Error).message}`);
+    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${withoutPassword(url)}": ${(e as Error).message}`);
   }
   return client as unknown as RedisClient;
 }
