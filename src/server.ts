@@ -32,7 +32,8 @@ function fail(message: string): never {
 }
 
 function redisPassword(url: string | undefined): string | undefined {
-  try { return url === undefined || url === '' ? undefined : decodeURIComponent(new URL(url).password) || undefined; } catch { return undefined; }
+  if (url === undefined || url === '') return undefined;
+  try { return decodeURIComponent(new URL(url).password) || undefined; } catch { return undefined; }
 }
 
 async function main(): Promise<void> {
@@ -57,7 +58,10 @@ async function main(): Promise<void> {
   const debug = demoEnv.debug;
   try {
     if (demoEnv.redisUrl !== undefined) redis = await openRedis(demoEnv.redisUrl, 'REDIS_URL');
-    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: demoEnv.redisUrl });
+    const profilerSqlite = env.PROFILER_SQLITE ?? 'var/profiler.sqlite';
+    if (debug) {
+      profilerStorage = await createProfilerStorage({ sqlitePath: profilerSqlite, redisUrl: demoEnv.redisUrl });
+    }
     kernel = createDemoKernel({
       debug,
       environment: appEnv,

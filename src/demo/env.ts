@@ -47,7 +47,8 @@ function addresses(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
     try {
       compileTrust([entry]);
     } catch {
-      throw new EnvError(name, `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal.`);
+      const why = 'is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal.';
+      throw new EnvError(name, `"${entry}" ${why}`);
     }
   }
   return entries;
@@ -71,7 +72,8 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
   }
   const secret = env.APP_SECRET;
   if (secret !== undefined && secret.trim() === '') {
-    throw new EnvError('APP_SECRET', 'the secret is empty or only white space; set a random secret of at least 32 characters.');
+    const why = 'the secret is empty or only white space; set a random secret of at least 32 characters.';
+    throw new EnvError('APP_SECRET', why);
   }
   if (appEnv === 'prod' && (secret === undefined || secret === DEMO_DEFAULTS.secret || secret.trim().length < 32)) {
     throw new EnvError('APP_SECRET', 'set a secret of at least 32 characters when APP_ENV=prod.');
@@ -81,7 +83,8 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
     try {
       new RegExp(pattern, 'i');
     } catch (e) {
-      throw new EnvError('TRUSTED_HOSTS', `${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}.`);
+      const why = `is not a valid regular expression: ${(e as Error).message}.`;
+      throw new EnvError('TRUSTED_HOSTS', `${JSON.stringify(pattern)} ${why}`);
     }
   }
   const redisUrl = env.REDIS_URL === undefined || env.REDIS_URL === '' ? undefined : env.REDIS_URL;
@@ -89,7 +92,8 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
     let scheme: string | undefined;
     try { scheme = new URL(redisUrl).protocol; } catch { /* not a URL */ }
     if (scheme !== 'redis:' && scheme !== 'rediss:') {
-      throw new EnvError('REDIS_URL', `expected a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379, got "${withoutPassword(redisUrl)}".`);
+      const example = 'expected a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379';
+      throw new EnvError('REDIS_URL', `${example}, got "${withoutPassword(redisUrl)}".`);
     }
   }
   return Object.freeze({

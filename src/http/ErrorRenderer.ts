@@ -68,7 +68,8 @@ export function exceptionChain(error: unknown, options: ExceptionChainOptions = 
   while (current !== undefined && current !== null && chain.length < 10) {
     const e = current instanceof Error ? current : new Error(String(current));
     const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
-    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...frameOf(stack, e.message) });
+    const top = frameOf(stack, e.message);
+    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top });
     current = (e as { cause?: unknown }).cause;
   }
   return chain;

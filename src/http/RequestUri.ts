@@ -119,7 +119,9 @@ function authorityOf(req: Request, scheme: 'http' | 'https', source: string, for
 }
 
 const HEADER_NAMES: Record<string, string> = {
-  'x-forwarded-host': 'X-Forwarded-Host', 'x-forwarded-port': 'X-Forwarded-Port', 'x-forwarded-prefix': 'X-Forwarded-Prefix',
+  'x-forwarded-host': 'X-Forwarded-Host',
+  'x-forwarded-port': 'X-Forwarded-Port',
+  'x-forwarded-prefix': 'X-Forwarded-Prefix',
 };
 
 /**
@@ -130,7 +132,8 @@ function forwarded(headers: Request['headers'], name: string, valid: (value: str
   const value = firstValue(headers[name]);
   if (value !== undefined && !valid(value)) {
     const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
-    throw new BadRequestHttpError(`Invalid ${HEADER_NAMES[name]} header "${shown}".`, {}, 'ERR_HTTP_INVALID_FORWARDED_HEADER');
+    const message = `Invalid ${HEADER_NAMES[name]} header "${shown}".`;
+    throw new BadRequestHttpError(message, {}, 'ERR_HTTP_INVALID_FORWARDED_HEADER');
   }
   return value;
 }

@@ -301,7 +301,8 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     try {
       return new RegExp(pattern, 'i');
     } catch (e) {
-      throw new KernelConfigError(`trustedHosts.${i}`, `not a valid regular expression: ${(e as Error).message} (got ${JSON.stringify(pattern)}).`);
+      const why = `not a valid regular expression: ${(e as Error).message} (got ${JSON.stringify(pattern)}).`;
+      throw new KernelConfigError(`trustedHosts.${i}`, why);
     }
   }));
   const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);

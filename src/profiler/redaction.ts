@@ -270,6 +270,8 @@ export function redactNamed(value: unknown, names: RegExp, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH + 4) return value;
   if (Array.isArray(value)) return value.map((v) => redactNamed(v, names, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = names.test(k) ? REDACTED : redactNamed(v, names, depth + 1);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = names.test(k) ? REDACTED : redactNamed(v, names, depth + 1);
+  }
   return out;
 }

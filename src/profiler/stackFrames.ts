@@ -36,7 +36,8 @@ const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
  * @param root - the application's root folder, absolute
  */
 export function isProjectSourceFile(file: string, root: string): boolean {
-  if (!path.isAbsolute(file) || path.normalize(file) !== file || !SOURCE_FILE.test(file) || file.includes('\0')) return false;
+  if (!path.isAbsolute(file) || path.normalize(file) !== file || file.includes('\0')) return false;
+  if (!SOURCE_FILE.test(file)) return false;
   let real: string;
   try { real = fs.realpathSync(file); } catch { return false; }
   if (!SOURCE_FILE.test(real)) return false;
@@ -76,7 +77,9 @@ function linesOf(file: string, root: string): string[] | undefined {
  * @param root - see {@link ExcerptOptions.root}
  * @returns undefined when the file cannot be read, is outside the project or has no such line
  */
-export function sourceExcerpt(file: string, line: number, context = 3, root = process.cwd()): SourceExcerpt | undefined {
+export function sourceExcerpt(
+  file: string, line: number, context = 3, root = process.cwd(),
+): SourceExcerpt | undefined {
   const lines = linesOf(file, root);
   if (lines === undefined || line < 1 || line > lines.length) return undefined;
   const first = Math.max(1, line - context);

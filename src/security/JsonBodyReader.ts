@@ -70,7 +70,9 @@ function tooLarge(cause?: unknown): HttpError {
 function translate(err: unknown): HttpError {
   const e = err as { type?: string; status?: number; message?: string };
   // no cause: body-parser's error carries the body and V8's message quotes it
-  if (e.type === 'entity.parse.failed') return new BadRequestHttpError(`Malformed JSON body: ${jsonSyntaxReason(e.message)}`);
+  if (e.type === 'entity.parse.failed') {
+    return new BadRequestHttpError(`Malformed JSON body: ${jsonSyntaxReason(e.message)}`);
+  }
   if (e.status === 413) return tooLarge(err);
   const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
   return new HttpError(status, status === 413 ? 'ERR_HTTP_PAYLOAD_TOO_LARGE' : status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
@@ -89,7 +91,8 @@ export function createJsonBodyReader(options: JsonBodyReaderOptions = {}): JsonB
   return (req, res) => new Promise<void>((resolve, reject) => {
     // body-parser would read (and drop) the whole body before answering 413: refuse it unread
     const length = Number(req.headers['content-length']);
-    if (length > limit && req.headers['transfer-encoding'] === undefined && isJsonRequest(req)) return reject(tooLarge());
+    const announced = req.headers['transfer-encoding'] === undefined ? length : 0;
+    if (announced > limit && isJsonRequest(req)) return reject(tooLarge());
     parser(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(translate(err))));
   });
 }

@@ -49,7 +49,8 @@ export class LoginThrottler {
     this.intervalSeconds = integerOption(o.intervalSeconds, `${option}.intervalSeconds`, 60, 1);
     const store = o.store as ThrottleStore | undefined;
     if (typeof store?.hit !== 'function' || typeof store.reset !== 'function' || typeof store.peek !== 'function') {
-      throw invalid(`${option}.store`, 'expected a ThrottleStore (peek, hit, reset), e.g. new SqliteThrottleStore(openSqlite(file))', store);
+      const expected = 'expected a ThrottleStore (peek, hit, reset), e.g. new SqliteThrottleStore(openSqlite(file))';
+      throw invalid(`${option}.store`, expected, store);
     }
     this.store = store;
   }
@@ -63,8 +64,10 @@ export class LoginThrottler {
    */
   async check(username: string, ip: string): Promise<boolean> {
     const [local, global] = await this.guard(() => Promise.all(keysOf(username, ip).map((k) => this.store.peek(k))));
-    const refused = [local.count >= this.maxAttempts ? local : null, global.count >= this.maxAttempts * IP_FACTOR ? global : null]
-      .filter((h) => h !== null);
+    const refused = [
+      local.count >= this.maxAttempts ? local : null,
+      global.count >= this.maxAttempts * IP_FACTOR ? global : null,
+    ].filter((h) => h !== null);
     if (refused.length === 0) return local.count + global.count > 0;
     const retryAfter = Math.max(1, Math.ceil(Math.max(...refused.map((h) => h.retryAfterSeconds))));
     const minutes = Math.ceil(retryAfter / 60);

@@ -33,7 +33,8 @@ export class MemoryThrottleStore implements ThrottleStore {
   async peek(key: string): Promise<ThrottleHit> {
     const now = this.now();
     const w = this.windows.get(key);
-    return w === undefined || w.expiresAt <= now ? NONE : { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
+    if (w === undefined || w.expiresAt <= now) return NONE;
+    return { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
   }
 
   async reset(key: string): Promise<void> {

@@ -150,7 +150,10 @@ async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewal
     if (checks === undefined) byProvider.set(provider, (checks = new Map()));
     const key = `${passport.userIdentifier}\0${passport.password}`;
     let check = checks.get(key);
-    if (check === undefined) checks.set(key, (check = checkPassword(config, provider, passport.userIdentifier, passport.password, facts.ip)));
+    if (check === undefined) {
+      check = checkPassword(config, provider, passport.userIdentifier, passport.password, facts.ip);
+      checks.set(key, check);
+    }
     return check;
   }
   const user = passport.user ?? (await provider.loadUserByIdentifier(passport.userIdentifier));
@@ -165,7 +168,8 @@ async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewal
  * @throws AuthenticationError bad credentials or too many attempts
  */
 async function checkPassword(
-  config: ResolvedFirewallOptions, provider: NonNullable<ResolvedFirewall['provider']>, identifier: string, password: string, ip: string,
+  config: ResolvedFirewallOptions, provider: NonNullable<ResolvedFirewall['provider']>,
+  identifier: string, password: string, ip: string,
 ): Promise<SecurityUser> {
   const hadFailures = (await config.throttler?.check(identifier, ip)) ?? false;
   const user = await provider.checkPassword(identifier, password);

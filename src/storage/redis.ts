@@ -37,7 +37,8 @@ export async function openRedis(url: string, option = 'REDIS_URL'): Promise<Redi
   } catch (e) {
     await client.disconnect().catch(() => undefined);
     // the URL may hold a password: never in an error message (which reaches logs)
-    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${withoutPassword(url)}": ${(e as Error).message}`);
+    const shown = withoutPassword(url);
+    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${shown}": ${(e as Error).message}`);
   }
   return client as unknown as RedisClient;
 }

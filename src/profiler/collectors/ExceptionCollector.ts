@@ -60,6 +60,7 @@ export function withExcerptsData(data: unknown, root = process.cwd()): unknown {
   if (!Array.isArray(exceptions)) return data;
   return {
     ...(data as object),
-    exceptions: exceptions.map((e: ExceptionEntry) => (Array.isArray(e?.frames) ? { ...e, frames: withExcerpts(e.frames, { root }) } : e)),
+    exceptions: exceptions.map((e: ExceptionEntry) =>
+      (Array.isArray(e?.frames) ? { ...e, frames: withExcerpts(e.frames, { root }) } : e)),
   };
 }
