@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import pino from 'pino';
-import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
-import { openRedis, RedisClient } from './storage/redis';
+import { createDemoKernel } from './demo/app';
+import { DemoEnv, list, readDemoEnv } from './demo/env';
+import { refuseConnect } from './http/connect';
+import { openRedis, RedisClient, withoutPassword } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
 import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from './profiler/storage/SqliteProfilerStorage';
 import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
@@ -10,8 +12,10 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
 /**
  * The demo service (`npm start`). Environment:
  * - `HOST` (default 127.0.0.1), `PORT` (default 8000);
- * - `APP_ENV` (default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod);
+ * - `APP_ENV` (dev, test or prod; default dev) and `APP_DEBUG` (default 1 unless APP_ENV=prod),
+ *   validated with the lists below by `readDemoEnv` (src/demo/env.ts): a bad value stops the start;
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
+ * - `TRUSTED_HOSTS`: comma-separated host regexes (Symfony's framework.trusted_hosts); others get a 400;
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
  * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
  *   both SQLite files default to var/ under the working directory, the one folder the service
@@ -25,14 +29,17 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
 /** The demo's SQLite file (books, sessions, throttling) when SQLITE_PATH is unset. */
 const DEFAULT_DEMO_SQLITE = 'var/demo.sqlite';
 
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+/** Prints a start-up error (a Redis URL's password never shown) and exits with code 2. */
+function fail(message: string): never {
+  const password = redisPassword(process.env.REDIS_URL);
+  const shown = withoutPassword(password === undefined ? message : message.split(password).join('******'));
+  process.stderr.write(`${shown}\n`);
+  process.exit(2);
 }
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
+function redisPassword(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return undefined;
+  try { return decodeURIComponent(new URL(url).password) || undefined; } catch { return undefined; }
 }
 
 async function main(): Promise<void> {
@@ -43,33 +50,36 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     fail(`Invalid environment variable "PORT": expected an integer from 0 to 65535, got "${portText}".`);
   }
-  const appEnv = env.APP_ENV ?? 'dev';
-  const debugText = env.APP_DEBUG ?? (appEnv === 'prod' ? '0' : '1');
-  if (!['0', '1', 'true', 'false'].includes(debugText)) {
-    fail(`Invalid environment variable "APP_DEBUG": expected 0 or 1, got "${debugText}".`);
+  let demoEnv: DemoEnv;
+  try {
+    demoEnv = readDemoEnv(env);
+  } catch (e) {
+    fail((e as Error).message);
   }
+  const appEnv = demoEnv.appEnv;
   const logger = pino({ level: env.LOG_LEVEL ?? 'info' });
-  if (appEnv === 'prod' && (env.APP_SECRET === undefined || env.APP_SECRET === DEMO_DEFAULTS.secret)) {
-    fail('Invalid environment variable "APP_SECRET": set a secret of at least 32 characters when APP_ENV=prod.');
-  }
   let redis: RedisClient | undefined;
   let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
-  const debug = debugText === '1' || debugText === 'true';
+  const debug = demoEnv.debug;
   try {
-    if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
-    if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? DEFAULT_PROFILER_SQLITE, redisUrl: env.REDIS_URL || undefined });
+    if (demoEnv.redisUrl !== undefined) redis = await openRedis(demoEnv.redisUrl, 'REDIS_URL');
+    const profilerSqlite = env.PROFILER_SQLITE ?? DEFAULT_PROFILER_SQLITE;
+    if (debug) {
+      profilerStorage = await createProfilerStorage({ sqlitePath: profilerSqlite, redisUrl: demoEnv.redisUrl });
+    }
     kernel = createDemoKernel({
       debug,
       environment: appEnv,
       profilerStorage,
       profilerDangerouslyAllowInProduction: env.PROFILER_DANGEROUSLY_ALLOW_IN_PROD === '1',
-      trustedProxies: list(env.TRUSTED_PROXIES),
-      profilerAllowedIps: list(env.PROFILER_ALLOWED_IPS),
+      trustedProxies: demoEnv.trustedProxies,
+      trustedHosts: demoEnv.trustedHosts,
+      profilerAllowedIps: demoEnv.profilerAllowedIps,
       logger,
       sqlitePath: env.SQLITE_PATH ?? DEFAULT_DEMO_SQLITE,
       redis,
-      secret: env.APP_SECRET,
+      secret: demoEnv.secret,
       adminPassword: env.ADMIN_PASSWORD,
       userPassword: env.USER_PASSWORD,
       corsOrigins: list(env.CORS_ALLOW_ORIGIN),
@@ -77,7 +87,7 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const server = http.createServer({ requireHostHeader: false }, kernel);
+  const server = refuseConnect(http.createServer({ requireHostHeader: false }, kernel));
   server.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);

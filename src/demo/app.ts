@@ -29,6 +29,8 @@ export interface DemoKernelOptions {
   /** @default 'dev' when debug, else 'prod' */
   environment?: string;
   trustedProxies?: string[];
+  /** Host patterns (`TRUSTED_HOSTS`), see the kernel option `trustedHosts`. @default [] (any host) */
+  trustedHosts?: string[];
   profilerAllowedIps?: string[];
   profilerStorage?: ProfilerStorage;
   /** Let the profiler run with environment `prod` (see the kernel option of the same name). */
@@ -78,6 +80,7 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     debug: options.debug ?? true,
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
+    trustedHosts: options.trustedHosts ?? [],
     profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,

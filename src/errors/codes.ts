@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, template: 'No route found for "%s %s": Method Not Allowed (Allow: %s)' },
   ERR_HTTP_BAD_REQUEST: { status: 400, template: '%s' },
   ERR_HTTP_INVALID_HOST: { status: 400, template: 'Invalid Host "%s".' },
+  ERR_HTTP_INVALID_FORWARDED_HEADER: { status: 400, template: 'Invalid %s header "%s".' },
+  ERR_HTTP_UNTRUSTED_HOST: { status: 400, template: 'Untrusted Host "%s".' },
   ERR_HTTP_UNAUTHORIZED: { status: 401, template: '%s' },
   ERR_HTTP_FORBIDDEN: { status: 403, template: 'Access Denied.' },
   ERR_HTTP_PAYLOAD_TOO_LARGE: { status: 413, template: '%s' },

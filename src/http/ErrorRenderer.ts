@@ -42,9 +42,10 @@ export function statusOf(error: unknown): number {
   return s >= 400 && s <= 599 ? s : 500;
 }
 
-function frameOf(stack: string): { file?: string; line?: number } {
-  const m = /\n\s+at (?:.*?\()?(.+?):(\d+):\d+\)?/.exec(stack);
-  return m === null ? {} : { file: m[1], line: Number(m[2]) };
+/** The top frame V8 wrote: lines of the message that look like frames are skipped. */
+function frameOf(stack: string, message: string): { file?: string; line?: number } {
+  const top = parseStack(stack, message, { maxFrames: 1 })[0];
+  return top?.file === undefined ? {} : { file: top.file, line: top.line };
 }
 
 /** Options of {@link exceptionChain}. */
@@ -67,7 +68,8 @@ export function exceptionChain(error: unknown, options: ExceptionChainOptions = 
   while (current !== undefined && current !== null && chain.length < 10) {
     const e = current instanceof Error ? current : new Error(String(current));
     const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
-    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...frameOf(stack) });
+    const top = frameOf(stack, e.message);
+    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top });
     current = (e as { cause?: unknown }).cause;
   }
   return chain;

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import proxyaddr from 'proxy-addr';
 import { BadRequestHttpError } from './errors';
 import { remember } from '../support/remember';
+import { isValidHostAndPort, isValidPort, isValidPrefix } from './forwarded';
 
 /**
  * The parts of the request URL as Symfony's `Request` computes them: scheme, host, port, base
@@ -117,12 +118,35 @@ function authorityOf(req: Request, scheme: 'http' | 'https', source: string, for
   return Object.freeze({ host, port, schemeAndHttpHost: `${scheme}://${host}${defaultPort ? '' : `:${port}`}` });
 }
 
+const HEADER_NAMES: Record<string, string> = {
+  'x-forwarded-host': 'X-Forwarded-Host',
+  'x-forwarded-port': 'X-Forwarded-Port',
+  'x-forwarded-prefix': 'X-Forwarded-Prefix',
+};
+
+/**
+ * The first value of a header a trusted proxy forwarded.
+ * @throws BadRequestHttpError `Invalid X-Forwarded-Port header "-1".` when `valid` refuses it
+ */
+function forwarded(headers: Request['headers'], name: string, valid: (value: string) => boolean): string | undefined {
+  const value = firstValue(headers[name]);
+  if (value !== undefined && !valid(value)) {
+    const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+    const message = `Invalid ${HEADER_NAMES[name]} header "${shown}".`;
+    throw new BadRequestHttpError(message, {}, 'ERR_HTTP_INVALID_FORWARDED_HEADER');
+  }
+  return value;
+}
+
 /**
  * Computes the {@link RequestUri} of an Express request.
  * @param req - the request (inside a mounted kernel, `req.baseUrl` is the mount path)
  * @param trust - see {@link compileTrust}
  * @throws BadRequestHttpError `Invalid Host "<host>".` when the host has characters RFC 952/2181
  *   forbid (Symfony `Request::getHost()`)
+ * @throws BadRequestHttpError `Invalid X-Forwarded-Port header "<value>".` (code
+ *   `ERR_HTTP_INVALID_FORWARDED_HEADER`) when a trusted proxy forwards a host that is not a host
+ *   (and optional port), a port outside 1–65535 or a prefix that is not a path starting with `/`
  */
 export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUri {
   const remote = req.socket?.remoteAddress ?? '';
@@ -135,8 +159,8 @@ export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUr
     if (proto !== undefined) scheme = ['https', 'on', 'ssl', '1'].includes(proto.toLowerCase()) ? 'https' : 'http';
   }
 
-  const forwardedHost = trusted ? firstValue(headers['x-forwarded-host']) : undefined;
-  const forwardedPort = trusted ? firstValue(headers['x-forwarded-port']) : undefined;
+  const forwardedHost = trusted ? forwarded(headers, 'x-forwarded-host', isValidHostAndPort) : undefined;
+  const forwardedPort = trusted ? forwarded(headers, 'x-forwarded-port', isValidPort) : undefined;
   const hostHeader = typeof headers.host === 'string' ? headers.host.trim() : '';
   // the common case, a Host header and no trusted proxy, is remembered per scheme and header
   const key = !trusted && hostHeader !== '' ? `${scheme} ${hostHeader}` : undefined;
@@ -149,7 +173,7 @@ export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUr
 
   let baseUrl = req.baseUrl ?? '';
   if (trusted) {
-    const prefix = firstValue(headers['x-forwarded-prefix']);
+    const prefix = forwarded(headers, 'x-forwarded-prefix', isValidPrefix);
     if (prefix !== undefined) baseUrl = prefix.replace(/\/+$/, '') + baseUrl;
   }
 

@@ -8,3 +8,4 @@ export type { RequestUri, TrustFunction } from './RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRenderer';
 export type { ExceptionData, ErrorRenderOptions } from './ErrorRenderer';
 export { securityHeaders } from './securityHeaders';
+export { refuseConnect } from './connect';

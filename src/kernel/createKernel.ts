@@ -81,6 +81,8 @@ export function createKernel(options: KernelOptions): Kernel {
       logger: resolved.logger,
       toolbar: resolved.profiler.toolbar,
       logLevel: resolved.profiler.logLevel,
+      redactFields: [...resolved.profiler.redactFields],
+      projectRoot: resolved.profiler.projectRoot,
     });
     routes.addCollection(createProfilerRoutes({ profiler, routes, allowed: debugClients }));
   }
@@ -114,7 +116,7 @@ export function createKernel(options: KernelOptions): Kernel {
   // Only the profiler reads the timeline: without it the layers run unwrapped.
   const time = profiler !== undefined ? timed : (_name: string, handler: RequestHandler): RequestHandler => handler;
   const layers: Layer[] = [
-    { name: 'request', handler: requestContext(trust) },
+    { name: 'request', handler: requestContext(trust, resolved.trustedHosts) },
     ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
     { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound })) },
     {

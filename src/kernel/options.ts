@@ -34,6 +34,15 @@ export interface KernelOptions {
    * @example ['127.0.0.1', '10.0.0.0/8']
    */
   trustedProxies?: string[];
+  /**
+   * Host names the application answers to (Symfony `framework.trusted_hosts`,
+   * `Request::setTrustedHosts()`): regular expressions (strings, matched case-insensitively and
+   * unanchored, as Symfony's `{pattern}i`, so anchor them yourself) tested against the request's
+   * host without port, the trusted `X-Forwarded-Host` included. A request whose host matches none
+   * is a 400 `Untrusted Host "<host>".` before any layer runs. @default [] (every host)
+   * @example ['^example\\.com$', '^(.+\\.)?example\\.com$']
+   */
+  trustedHosts?: string[];
   /** Profiler settings; the profiler runs only when `debug` is true. */
   profiler?: {
     /** @default true (when debug is on) */
@@ -60,6 +69,17 @@ export interface KernelOptions {
     toolbar?: boolean;
     /** The lowest pino level the Logs panel records, e.g. 'debug'. @default 'debug' */
     logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+    /**
+     * Field names redacted in profiles on top of the built-in list (passwords, tokens, keys, card
+     * numbers, CVV, SSN, PIN…; see the README's "Redaction"), case-insensitive. @default []
+     * @example ['iban', 'tax_id']
+     */
+    redactFields?: string[];
+    /**
+     * The application's root folder, an absolute path: the exception panel shows source excerpts
+     * only of files under it or in a `node_modules` folder. @default process.cwd()
+     */
+    projectRoot?: string;
   };
   /** A pino logger. @default a silent logger */
   logger?: Logger;
@@ -149,6 +169,8 @@ export interface ResolvedKernelOptions {
   readonly debug: boolean;
   readonly environment: string;
   readonly trustedProxies: readonly string[];
+  /** {@link KernelOptions.trustedHosts}, compiled (flag `i`). */
+  readonly trustedHosts: readonly RegExp[];
   readonly profiler: {
     readonly enabled: boolean;
     readonly storage?: ProfilerStorage;
@@ -156,6 +178,8 @@ export interface ResolvedKernelOptions {
     readonly collectors: readonly DataCollector[];
     readonly toolbar: boolean;
     readonly logLevel: string;
+    readonly redactFields: readonly string[];
+    readonly projectRoot: string;
   };
   readonly logger?: Logger;
   readonly layers: Readonly<Partial<Record<PluggableLayer, readonly RequestHandler[]>>>;
@@ -191,6 +215,7 @@ const schema = z.object({
   debug: z.boolean().optional(),
   environment: z.string().regex(/^[a-z0-9_-]+$/i, 'expected a name like dev, test or prod').optional(),
   trustedProxies: ipList.optional(),
+  trustedHosts: z.array(z.string().min(1)).optional(),
   profiler: z.object({
     enabled: z.boolean().optional(),
     storage: z.custom<ProfilerStorage>((v) => typeof v === 'object' && v !== null && typeof (v as ProfilerStorage).write === 'function', 'expected a ProfilerStorage').optional(),
@@ -199,6 +224,8 @@ const schema = z.object({
     dangerouslyAllowInProduction: z.boolean().optional(),
     toolbar: z.boolean().optional(),
     logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).optional(),
+    redactFields: z.array(z.string().min(1)).optional(),
+    projectRoot: z.string().refine((v) => path.isAbsolute(v), 'expected an absolute path').optional(),
   }).strict().optional(),
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
   layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
@@ -270,12 +297,21 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
   }
   const debug = o.debug ?? false;
   const trustedProxies = Object.freeze([...(o.trustedProxies ?? [])]);
+  const trustedHosts = Object.freeze((o.trustedHosts ?? []).map((pattern, i) => {
+    try {
+      return new RegExp(pattern, 'i');
+    } catch (e) {
+      const why = `not a valid regular expression: ${(e as Error).message} (got ${JSON.stringify(pattern)}).`;
+      throw new KernelConfigError(`trustedHosts.${i}`, why);
+    }
+  }));
   const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);
   return Object.freeze({
     routes: o.routes,
     debug,
     environment,
     trustedProxies,
+    trustedHosts,
     profiler: Object.freeze({
       enabled: debug && (o.profiler?.enabled ?? true),
       storage: o.profiler?.storage,
@@ -283,6 +319,8 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
       collectors: Object.freeze([...(o.profiler?.collectors ?? [])]),
       toolbar: o.profiler?.toolbar ?? true,
       logLevel: o.profiler?.logLevel ?? 'debug',
+      redactFields: Object.freeze([...(o.profiler?.redactFields ?? [])]),
+      projectRoot: o.profiler?.projectRoot ?? process.cwd(),
     }),
     logger: o.logger,
     layers: Object.freeze(Object.fromEntries(Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]))),

@@ -12,8 +12,14 @@ const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIO
  * does even with `http_method_override: false`; an override that is not a token of A–Z is a 400
  * `Invalid method override "x".`. An invalid Host is remembered and answered as a 400 by the
  * router layer, so the layers before it still run.
+ *
+ * With `trustedHosts` (Symfony `Request::setTrustedHosts()`), a request whose host matches none
+ * of the patterns goes straight to the error layer as a 400 `Untrusted Host "<host>".` (Symfony's
+ * `SuspiciousOperationException`), before any other layer runs.
+ * @param trust - which peers are trusted proxies (see `compileTrust`)
+ * @param trustedHosts - host patterns, case-insensitive; empty trusts every host
  */
-export function requestContext(trust: TrustFunction): RequestHandler {
+export function requestContext(trust: TrustFunction, trustedHosts: readonly RegExp[] = []): RequestHandler {
   return function kernelRequest(req: Request, _res: Response, next: NextFunction) {
     let method = req.method.toUpperCase();
     let methodError: unknown;
@@ -31,6 +37,10 @@ export function requestContext(trust: TrustFunction): RequestHandler {
     }
     if (methodError !== undefined) req.kernel.uriError ??= methodError;
     if (method !== req.method) req.method = method;
+    const host = req.kernel.uri?.host;
+    if (host !== undefined && trustedHosts.length > 0 && !trustedHosts.some((p) => p.test(host))) {
+      return next(new BadRequestHttpError(`Untrusted Host "${host}".`, {}, 'ERR_HTTP_UNTRUSTED_HOST'));
+    }
     next();
   };
 }

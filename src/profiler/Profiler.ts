@@ -8,7 +8,7 @@ import type { Profile } from './Profile';
 import { builtInCollectors } from './collectors';
 import { requestUrl } from './collectors/RequestCollector';
 import type { DataCollector } from './collectors/DataCollector';
-import { redactText } from './redaction';
+import { extraSecretFields, redactNamed, redactText } from './redaction';
 import { createRequestLogger, LogBuffer, NULL_LOGGER, setRequestLog } from './requestLogger';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
 import { generateToken } from './token';
@@ -28,6 +28,18 @@ export interface ProfilerOptions {
   toolbar?: boolean;
   /** The lowest pino level the Logs panel keeps, whatever the logger's own level. @default 'debug' */
   logLevel?: string;
+  /**
+   * Field names redacted on top of the built-in list (`DEFAULT_SECRET_FIELDS`): body and query
+   * fields, session attributes, log context and headers of these names (case-insensitive) keep
+   * their name and lose their value in every collector's data. @default []
+   * @example ['iban', 'tax_id']
+   */
+  redactFields?: string[];
+  /**
+   * The application's root folder, absolute: the exception panel shows source excerpts only of
+   * files under it or in a `node_modules` folder. @default process.cwd()
+   */
+  projectRoot?: string;
 }
 
 const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -42,6 +54,9 @@ const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
  */
 export class Profiler {
   readonly storage: ProfilerStorage;
+  private readonly extraSecrets: RegExp | null;
+  /** See {@link ProfilerOptions.projectRoot}. */
+  readonly projectRoot: string;
   /** Every collector, built-in ones first, in menu order. */
   readonly collectors: readonly DataCollector[];
   private readonly logger?: Logger;
@@ -58,6 +73,8 @@ export class Profiler {
     this.path = options.path ?? '/_profiler';
     this.toolbar = options.toolbar ?? true;
     this.logLevel = options.logLevel ?? 'debug';
+    this.extraSecrets = extraSecretFields(options.redactFields ?? []);
+    this.projectRoot = options.projectRoot ?? process.cwd();
     this.collectors = [...builtInCollectors((req) => req.kernel!.logBuffer), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
       if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
@@ -176,7 +193,7 @@ export class Profiler {
       }
     }
     const uri = req.kernel!.uri;
-    return {
+    const profile: Profile = {
       token: req.kernel!.token ?? '',
       ip: uri?.clientIp ?? req.socket.remoteAddress ?? '',
       method: req.kernel!.method,
@@ -187,5 +204,6 @@ export class Profiler {
       exception: error === undefined ? undefined : exceptionChain(error).map(({ stack: _stack, ...e }) => ({ ...e, message: redactText(e.message) })),
       collectors,
     };
+    return this.extraSecrets === null ? profile : (redactNamed(profile, this.extraSecrets) as Profile);
   }
 }

@@ -79,7 +79,7 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   const panelContext = (req: Request, profile: Profile, collector: DataCollector): Record<string, unknown> => {
     const stored = profile.collectors[collector.name];
     // the exception panel reads its source excerpts now, as Symfony's does (profiles hold none)
-    const data = collector.name === 'exception' ? withExcerptsData(stored) : stored;
+    const data = collector.name === 'exception' ? withExcerptsData(stored, profiler.projectRoot) : stored;
     const context: Record<string, unknown> = { p: profile, data, collector: { name: collector.name, label: labelOf(collector) }, base: baseOf(req), query: req.query };
     if (collector.name === 'router') context.traces = tracesOf(options.routes, profile);
     if (collector.name === 'time') context.bars = waterfall(data as TimeData | undefined);

@@ -20,10 +20,28 @@ const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-debug
 const URL_HEADERS: ReadonlySet<string> = new Set(['referer', 'location', 'content-location']);
 
 /**
- * Field names that look like secrets: passwords, secrets, tokens, API and private keys,
- * credentials, session IDs, CSRF tokens, one-time codes, signatures, authorization values.
+ * The field names redacted by default (query parameters, body fields, session attributes, log
+ * context, header names), matched case-insensitively; each pattern is documented in the README
+ * ("Redaction"). Extend the list per kernel with the `profiler.redactFields` option.
  */
-export const SECRET_FIELD = /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|credential|session[-_]?id|^sid$|csrf|^otp$|signature|authori[sz]ation|^auth$|cookie/i;
+export const DEFAULT_SECRET_FIELDS: readonly RegExp[] = Object.freeze([
+  /pass(word|wd|phrase)?/i, // password, passwd, passphrase, db_pass…
+  /secret/i,
+  /token/i,
+  /api[-_]?key|private[-_]?key|(^|[-_])key$/i, // apiKey, private_key, access_key, key
+  /credential|^creds?$/i,
+  /session[-_]?id|^sid$/i,
+  /csrf|^otp$|signature/i,
+  /authori[sz]ation|^auth$|cookie/i,
+  /^code$|^(auth|authorization|verification|otp)[-_]?code$/i, // OAuth's ?code=, one-time codes
+  /credit[-_]?card|card[-_]?(number|num|no)$|^cc[-_]?(number|num)?$|^pan$/i,
+  /^cvv2?$|^cvc2?$|^csc$|security[-_]?code/i,
+  /^ssn$|social[-_]?security/i,
+  /^pin$|pin[-_]?code/i,
+]);
+
+/** {@link DEFAULT_SECRET_FIELDS} as one pattern. */
+export const SECRET_FIELD = new RegExp(DEFAULT_SECRET_FIELDS.map((re) => `(?:${re.source})`).join('|'), 'i');
 
 /** Values that look like secrets whatever their name: JWTs, `Basic`/`Bearer` credentials, URLs with a password. */
 const SECRET_VALUE = [
@@ -31,6 +49,30 @@ const SECRET_VALUE = [
   /^(?:bearer|basic)\s+\S+/i,
   /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*:[^/?#@\s]*@/i,
 ];
+
+/** 13 to 19 digits, optionally grouped by spaces or dashes: the shape of a payment card number. */
+const CARD_NUMBER = /(?<![\d.])\d(?:[ -]?\d){12,18}(?![\d.])/g;
+
+/** Whether digits pass the Luhn check (ISO/IEC 7812), as every payment card number does. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function isCardNumber(text: string): boolean {
+  const digits = text.replace(/[ -]/g, '');
+  return digits.length >= 13 && digits.length <= 19 && /^\d+$/.test(digits) && passesLuhn(digits);
+}
+
+/** A URL's userinfo password, anywhere in a text: `redis://u:pw@h` → `redis://u:******@h`. */
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^/?#@\s:"'<>]*):[^/?#@\s"'<>]*@/gi;
+/** `Bearer`/`Basic` credentials inside a text. */
+const CREDENTIALS_IN_TEXT = /\b(bearer|basic)\s+[\w~+/.=-]{6,}/gi;
 
 const MAX_DEPTH = 8;
 const MAX_ITEMS = 200;
@@ -40,11 +82,16 @@ export function isSecretName(name: string): boolean {
   return SECRET_FIELD.test(name);
 }
 
-/** Whether a value looks like a secret whatever its name (a JWT, `Bearer …`, `redis://u:pw@host`). */
+/**
+ * Whether a value looks like a secret whatever its name: a JWT, `Bearer …`, a URL with a password
+ * (`redis://u:pw@host`), a payment card number (13–19 digits passing the Luhn check, as a string
+ * or a number).
+ */
 export function isSecretValue(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && isCardNumber(String(value));
   if (typeof value !== 'string') return false;
   const trimmed = value.trim();
-  return SECRET_VALUE.some((re) => re.test(trimmed));
+  return SECRET_VALUE.some((re) => re.test(trimmed)) || isCardNumber(trimmed);
 }
 
 /**
@@ -73,18 +120,31 @@ export function redact(value: unknown, depth = 0): unknown {
 
 const NAME_VALUE = /(^|[?&;\s"'(])([A-Za-z0-9_.[\]%-]+)=([^&;\s"'<>)#]*)/g;
 
+function decoded(text: string): string {
+  try { return decodeURIComponent(text.replace(/\+/g, ' ')); } catch { return text; }
+}
+
 /**
- * Free text (an error message, a log message) with the values of secret-looking `name=value`
- * pairs redacted, as they appear in URLs and forms: `(from "http://a/?token=x")` →
- * `(from "http://a/?token=******")`.
+ * Free text (an error message, a log message, a URL) with secrets redacted: the values of
+ * secret-looking `name=value` pairs and of pairs whose (percent-decoded) value looks secret, as
+ * they appear in URLs and forms (`(from "http://a/?token=x")` → `(from "http://a/?token=******")`),
+ * URL passwords, `Bearer`/`Basic` credentials and card numbers passing the Luhn check.
+ * @param names - the secret field names (default {@link SECRET_FIELD})
  */
-export function redactText(text: string): string {
-  if (!text.includes('=')) return text;
-  return text.replace(NAME_VALUE, (all, before: string, name: string) => {
-    let decoded = name;
-    try { decoded = decodeURIComponent(name); } catch { /* keep the raw name */ }
-    return isSecretName(decoded) ? `${before}${name}=${REDACTED}` : all;
-  });
+export function redactText(text: string, names: RegExp = SECRET_FIELD): string {
+  let out = text;
+  if (out.includes('=')) {
+    out = out.replace(NAME_VALUE, (all, before: string, name: string, value: string) => {
+      const plain = decoded(value);
+      const secret = names.test(decoded(name)) || isSecretValue(plain) || USERINFO.test(plain);
+      USERINFO.lastIndex = 0;
+      return secret ? `${before}${name}=${REDACTED}` : all;
+    });
+  }
+  if (out.includes('@')) out = out.replace(USERINFO, `$1:${REDACTED}@`);
+  if (/bearer|basic/i.test(out)) out = out.replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`);
+  if (/\d{4}/.test(out)) out = out.replace(CARD_NUMBER, (m) => (isCardNumber(m) ? REDACTED : m));
+  return out;
 }
 
 /**
@@ -93,7 +153,7 @@ export function redactText(text: string): string {
  * and keeps everything else byte for byte (no re-encoding).
  */
 export function redactUrl(url: string): string {
-  return redactText(url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@\s:]*):[^/?#@\s]*@/i, `$1:${REDACTED}@`));
+  return redactText(url);
 }
 
 /** Names of the cookies a `Cookie` header sends, each with its value redacted. */
@@ -185,5 +245,34 @@ export function redactBody(body: unknown): unknown {
     try { return redact(JSON.parse(text)); } catch { /* not JSON */ }
   }
   if (/^[^=&\s]+=[^&]*(&[^=&\s]+=[^&]*)*$/.test(text)) return redactText(text);
-  return body.length > 4096 ? `${body.slice(0, 4096)}…` : body;
+  return redactText(body.length > 4096 ? `${body.slice(0, 4096)}…` : body);
+}
+
+/**
+ * Builds the pattern of extra secret field names (the `profiler.redactFields` option): each name
+ * matches a field, query parameter or header of that name, case-insensitively.
+ * @param names - e.g. `['iban', 'tax_id']`
+ * @returns null when there are none
+ */
+export function extraSecretFields(names: readonly string[]): RegExp | null {
+  if (names.length === 0) return null;
+  return new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
+}
+
+/**
+ * A collected value with the extra secret names redacted too: fields so named at any depth, and
+ * `name=value` pairs in its strings. Used by the profiler after the collectors ran, so every
+ * collector honours the application's own secret names.
+ * @param value - JSON-safe collected data
+ * @param names - from {@link extraSecretFields}
+ */
+export function redactNamed(value: unknown, names: RegExp, depth = 0): unknown {
+  if (typeof value === 'string') return value.includes('=') ? redactText(value, names) : value;
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH + 4) return value;
+  if (Array.isArray(value)) return value.map((v) => redactNamed(v, names, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = names.test(k) ? REDACTED : redactNamed(v, names, depth + 1);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { BadRequestHttpError, HttpError } from '../http/errors';
-import { knownKeys, objectOption } from './optionValidation';
+import { invalid, knownKeys, objectOption } from './optionValidation';
 
 /** Options of {@link createJsonBodyReader}. */
 export interface JsonBodyReaderOptions {
@@ -32,22 +32,67 @@ export function isJsonRequest(req: Request): boolean {
   return typeof req.headers['content-type'] === 'string' && req.is([...JSON_TYPES]) !== false;
 }
 
+/**
+ * V8's JSON.parse message without the excerpt of the body it quotes (`Unexpected token 'x',
+ * "{"password":"…" is not valid JSON`): the body may hold a secret, and the message reaches
+ * logs, problem details and profiles. Only the position is kept.
+ */
+export function jsonSyntaxReason(message: string | undefined): string {
+  const position = /at position (\d+)/.exec(message ?? '')?.[1];
+  if (/Unexpected end of JSON input/i.test(message ?? '')) return 'unexpected end of JSON input';
+  return position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`;
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/**
+ * A body size limit in bytes, as body-parser reads it (`bytes`: 1024-based units).
+ * @param limit - bytes, or a string such as `'100kb'`, `'1mb'`
+ * @throws KernelConfigError `Invalid option "limit": …`
+ */
+export function parseByteLimit(limit: number | string): number {
+  if (typeof limit === 'number' && Number.isFinite(limit) && limit >= 0) return Math.floor(limit);
+  const m = typeof limit === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit) : null;
+  if (m === null) throw invalid('limit', 'expected a number of bytes or a size such as "100kb" or "1mb"', limit);
+  return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
+}
+
+/**
+ * 413 with `Connection: close`: the client is told the connection ends, so the server reads no
+ * more of a body it refused (a 50 MB upload is not read to its end).
+ */
+function tooLarge(cause?: unknown): HttpError {
+  return new HttpError(413, 'ERR_HTTP_PAYLOAD_TOO_LARGE', 'Unreadable request body: request entity too large', {
+    cause, headers: { Connection: 'close' },
+  });
+}
+
 function translate(err: unknown): HttpError {
   const e = err as { type?: string; status?: number; message?: string };
-  if (e.type === 'entity.parse.failed') return new BadRequestHttpError(`Malformed JSON body: ${e.message}`, { cause: err });
+  // no cause: body-parser's error carries the body and V8's message quotes it
+  if (e.type === 'entity.parse.failed') {
+    return new BadRequestHttpError(`Malformed JSON body: ${jsonSyntaxReason(e.message)}`);
+  }
+  if (e.status === 413) return tooLarge(err);
   const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
   return new HttpError(status, status === 413 ? 'ERR_HTTP_PAYLOAD_TOO_LARGE' : status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
 }
 
 /**
  * Builds a {@link JsonBodyReader} around `express.json()` (strict: the body must be an object or
- * an array), turning body-parser's errors into HTTP errors with clear messages, never a 500.
- * @throws KernelConfigError for an unknown option
+ * an array), turning body-parser's errors into HTTP errors with clear messages, never a 500. A
+ * `Content-Length` over the limit is a 413 with `Connection: close` at once, the body unread.
+ * @throws KernelConfigError for an unknown option or a bad `limit`
  */
 export function createJsonBodyReader(options: JsonBodyReaderOptions = {}): JsonBodyReader {
   knownKeys(objectOption(options, 'options'), ['limit'], '');
-  const parser = express.json({ limit: options.limit ?? '100kb', type: [...JSON_TYPES], strict: true });
+  const limit = parseByteLimit(options.limit ?? '100kb');
+  const parser = express.json({ limit, type: [...JSON_TYPES], strict: true });
   return (req, res) => new Promise<void>((resolve, reject) => {
+    // body-parser would read (and drop) the whole body before answering 413: refuse it unread
+    const length = Number(req.headers['content-length']);
+    const announced = req.headers['transfer-encoding'] === undefined ? length : 0;
+    if (announced > limit && isJsonRequest(req)) return reject(tooLarge());
     parser(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(translate(err))));
   });
 }

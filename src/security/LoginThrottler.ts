@@ -25,9 +25,12 @@ function keysOf(username: string, ip: string): [string, string] {
 }
 
 /**
- * Login throttling (Symfony `LoginThrottlingListener` with `DefaultLoginRateLimiter`): every
- * password attempt counts against the lowercased username plus the client IP (`maxAttempts` per
- * interval) and against the IP alone (5 × `maxAttempts`); a successful login resets both. Counts
+ * Login throttling (Symfony `LoginThrottlingListener` with `DefaultLoginRateLimiter`, as since
+ * Symfony 6.2: a peek before the password check, a hit on failure only): failed password attempts
+ * count against the lowercased username plus the client IP (`maxAttempts` per interval) and
+ * against the IP alone (5 × `maxAttempts`); once either is reached, further attempts are refused
+ * before the password is checked; a successful login resets both. Correct logins never count, so
+ * any number of clients logging in with the right password at once are never throttled. Counts
  * are fixed windows in a {@link ThrottleStore}, under SHA-256 keys (no usernames in the store).
  */
 export class LoginThrottler {
@@ -45,30 +48,43 @@ export class LoginThrottler {
     this.maxAttempts = integerOption(o.maxAttempts, `${option}.maxAttempts`, 5, 1);
     this.intervalSeconds = integerOption(o.intervalSeconds, `${option}.intervalSeconds`, 60, 1);
     const store = o.store as ThrottleStore | undefined;
-    if (typeof store?.hit !== 'function' || typeof store.reset !== 'function') {
-      throw invalid(`${option}.store`, 'expected a ThrottleStore, e.g. new SqliteThrottleStore(openSqlite(file))', store);
+    if (typeof store?.hit !== 'function' || typeof store.reset !== 'function' || typeof store.peek !== 'function') {
+      const expected = 'expected a ThrottleStore (peek, hit, reset), e.g. new SqliteThrottleStore(openSqlite(file))';
+      throw invalid(`${option}.store`, expected, store);
     }
     this.store = store;
   }
 
   /**
-   * Counts one login attempt.
+   * Refuses a login attempt once the failures of the window reached the limit; counts nothing.
+   * @returns true when failures were recorded (a success should then {@link reset} them)
    * @throws AuthenticationError `too_many_attempts`, message `Too many failed login attempts,
    *   please try again in 1 minute.`, when over the limit
    * @throws ServiceUnavailableHttpError (503) when the store fails
    */
-  async consume(username: string, ip: string): Promise<void> {
-    const [local, global] = await this.guard(() => Promise.all(keysOf(username, ip).map((k) => this.store.hit(k, this.intervalSeconds))));
-    const refused = [local.count > this.maxAttempts ? local : null, global.count > this.maxAttempts * IP_FACTOR ? global : null]
-      .filter((h) => h !== null);
-    if (refused.length === 0) return;
+  async check(username: string, ip: string): Promise<boolean> {
+    const [local, global] = await this.guard(() => Promise.all(keysOf(username, ip).map((k) => this.store.peek(k))));
+    const refused = [
+      local.count >= this.maxAttempts ? local : null,
+      global.count >= this.maxAttempts * IP_FACTOR ? global : null,
+    ].filter((h) => h !== null);
+    if (refused.length === 0) return local.count + global.count > 0;
     const retryAfter = Math.max(1, Math.ceil(Math.max(...refused.map((h) => h.retryAfterSeconds))));
     const minutes = Math.ceil(retryAfter / 60);
-    throw new AuthenticationError('too_many_attempts', `Too many failed login attempts, please try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`, retryAfter);
+    const message = `Too many failed login attempts, please try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+    throw new AuthenticationError('too_many_attempts', message, retryAfter);
   }
 
   /**
-   * Forgets the attempts of a username from an IP, after it logged in.
+   * Counts one failed login attempt (a wrong password) of a username from an IP.
+   * @throws ServiceUnavailableHttpError (503) when the store fails
+   */
+  async fail(username: string, ip: string): Promise<void> {
+    await this.guard(() => Promise.all(keysOf(username, ip).map((k) => this.store.hit(k, this.intervalSeconds))));
+  }
+
+  /**
+   * Forgets the failed attempts of a username from an IP, after it logged in.
    * @throws ServiceUnavailableHttpError (503) when the store fails
    */
   async reset(username: string, ip: string): Promise<void> {

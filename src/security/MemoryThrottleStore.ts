@@ -1,4 +1,4 @@
-import type { ThrottleHit, ThrottleStore } from './ThrottleStore';
+import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
 
 /** Options of {@link MemoryThrottleStore}. */
 export interface MemoryThrottleStoreOptions {
@@ -27,6 +27,13 @@ export class MemoryThrottleStore implements ThrottleStore {
       this.windows.set(key, w);
     }
     w.count++;
+    return { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
+  }
+
+  async peek(key: string): Promise<ThrottleHit> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (w === undefined || w.expiresAt <= now) return NONE;
     return { count: w.count, retryAfterSeconds: (w.expiresAt - now) / 1000 };
   }
 

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../storage/redis';
-import type { ThrottleHit, ThrottleStore } from './ThrottleStore';
+import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
 import { knownKeys, objectOption, stringOption } from './optionValidation';
 
 /** Options of {@link RedisThrottleStore}. */
@@ -14,6 +14,11 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
+
+/** The count and the time left, in one round trip; nothing when the key is gone. */
+const PEEK = `local count = redis.call('GET', KEYS[1])
+if not count then return {0, 0} end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}`;
 
 /**
  * A {@link ThrottleStore} in Redis (`openRedis(url)`): every instance on the same Redis shares
@@ -36,6 +41,12 @@ export class RedisThrottleStore implements ThrottleStore {
     const reply = await this.client.eval(HIT, { keys: [this.prefix + key], arguments: [String(Math.round(windowSeconds * 1000))] });
     const [count, ttl] = reply as unknown as [number, number];
     return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
+  }
+
+  async peek(key: string): Promise<ThrottleHit> {
+    const reply = await this.client.eval(PEEK, { keys: [this.prefix + key], arguments: [] });
+    const [count, ttl] = reply as unknown as [number, number];
+    return Number(count) === 0 ? NONE : { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
 
   async reset(key: string): Promise<void> {

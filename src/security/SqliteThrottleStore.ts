@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../storage/sqlite';
-import type { ThrottleHit, ThrottleStore } from './ThrottleStore';
+import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
 import { invalid, knownKeys, objectOption } from './optionValidation';
 
 /** Options of {@link SqliteThrottleStore}. */
@@ -18,6 +18,7 @@ export interface SqliteThrottleStoreOptions {
  */
 export class SqliteThrottleStore implements ThrottleStore {
   private readonly upsert: Statement<[{ key: string; now: number; expiresAt: number }], { count: number; expires_at: number }>;
+  private readonly read: Statement<[string, number], { count: number; expires_at: number }>;
   private readonly remove: Statement<[string]>;
   private readonly prune: Statement<[number]>;
   private readonly now: () => number;
@@ -38,6 +39,7 @@ export class SqliteThrottleStore implements ThrottleStore {
         count = CASE WHEN expires_at <= @now THEN 1 ELSE count + 1 END,
         expires_at = CASE WHEN expires_at <= @now THEN @expiresAt ELSE expires_at END
       RETURNING count, expires_at`);
+    this.read = db.prepare(`SELECT count, expires_at FROM ${table} WHERE key = ? AND expires_at > ?`);
     this.remove = db.prepare(`DELETE FROM ${table} WHERE key = ?`);
     this.prune = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`);
   }
@@ -48,6 +50,12 @@ export class SqliteThrottleStore implements ThrottleStore {
     const row = this.upsert.get({ key, now, expiresAt: now + windowSeconds * 1000 });
     if (row === undefined) throw new Error('SQLite upsert returned no row');
     return { count: row.count, retryAfterSeconds: Math.max(0, row.expires_at - now) / 1000 };
+  }
+
+  async peek(key: string): Promise<ThrottleHit> {
+    const now = this.now();
+    const row = this.read.get(key, now);
+    return row === undefined ? NONE : { count: row.count, retryAfterSeconds: (row.expires_at - now) / 1000 };
   }
 
   async reset(key: string): Promise<void> {

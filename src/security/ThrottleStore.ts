@@ -22,8 +22,17 @@ export interface ThrottleStore {
    */
   hit(key: string, windowSeconds: number): Promise<ThrottleHit>;
   /**
+   * Reads a key's hits in its current window without counting one.
+   * @returns the count (0, with `retryAfterSeconds` 0, when no window is open)
+   * @throws Error when the backend fails
+   */
+  peek(key: string): Promise<ThrottleHit>;
+  /**
    * Forgets a key's hits.
    * @throws Error when the backend fails
    */
   reset(key: string): Promise<void>;
 }
+
+/** The state of a key without an open window. */
+export const NONE: ThrottleHit = Object.freeze({ count: 0, retryAfterSeconds: 0 });

@@ -131,6 +131,12 @@ function decideAccess(config: ResolvedFirewallOptions, req: Request, res: Respon
 }
 
 /**
+ * The password checks of each request, per user provider and credentials: a password is checked
+ * (and its failure counted by the throttler) once per request, however many firewall layers ask.
+ */
+const passwordChecks = new WeakMap<Request, WeakMap<object, Map<string, Promise<SecurityUser>>>>();
+
+/**
  * Completes an authenticator's passport: throttles and checks a password, or loads the user.
  * @throws AuthenticationError bad credentials or too many attempts
  */
@@ -138,13 +144,39 @@ async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewal
   const passport = await authenticator.authenticate(req);
   const provider = fw.provider as NonNullable<ResolvedFirewall['provider']>;
   if (passport.password !== undefined) {
-    await config.throttler?.consume(passport.userIdentifier, facts.ip);
-    const user = await provider.checkPassword(passport.userIdentifier, passport.password);
-    if (user === null) throw badCredentials();
-    await config.throttler?.reset(passport.userIdentifier, facts.ip);
-    return user;
+    let byProvider = passwordChecks.get(req);
+    if (byProvider === undefined) passwordChecks.set(req, (byProvider = new WeakMap()));
+    let checks = byProvider.get(provider);
+    if (checks === undefined) byProvider.set(provider, (checks = new Map()));
+    const key = `${passport.userIdentifier}\0${passport.password}`;
+    let check = checks.get(key);
+    if (check === undefined) {
+      check = checkPassword(config, provider, passport.userIdentifier, passport.password, facts.ip);
+      checks.set(key, check);
+    }
+    return check;
   }
   const user = passport.user ?? (await provider.loadUserByIdentifier(passport.userIdentifier));
   if (user === null) throw badCredentials();
+  return user;
+}
+
+/**
+ * Symfony's `CheckCredentialsListener` between the `LoginThrottlingListener`'s peek (refused
+ * before the check once over the limit) and its count of the failure; a success forgets the
+ * failures there were.
+ * @throws AuthenticationError bad credentials or too many attempts
+ */
+async function checkPassword(
+  config: ResolvedFirewallOptions, provider: NonNullable<ResolvedFirewall['provider']>,
+  identifier: string, password: string, ip: string,
+): Promise<SecurityUser> {
+  const hadFailures = (await config.throttler?.check(identifier, ip)) ?? false;
+  const user = await provider.checkPassword(identifier, password);
+  if (user === null) {
+    await config.throttler?.fail(identifier, ip);
+    throw badCredentials();
+  }
+  if (hadFailures) await config.throttler?.reset(identifier, ip);
   return user;
 }

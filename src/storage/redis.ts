@@ -40,6 +40,14 @@ export interface RedisClient {
 }
 
 /**
+ * A URL with its password replaced by `******`, for messages: `redis://u:******@h:6379`.
+ * Text that is not a URL has anything between `//…:` and `@` replaced.
+ */
+export function withoutPassword(url: string): string {
+  return url.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:******@');
+}
+
+/**
  * Connects to Redis (the official `redis` client, an optional peer dependency loaded here on first
  * use). The client reconnects by itself after a failure; commands fail fast while it is down (no
  * offline queue), so callers can answer 503.
@@ -69,7 +77,9 @@ export async function openRedis<C extends RedisClient = RedisClient>(url: string
     await client.connect();
   } catch (e) {
     await client.disconnect().catch(() => undefined);
-    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${url}": ${(e as Error).message}`);
+    // the URL may hold a password: never in an error message (which reaches logs)
+    const shown = withoutPassword(url);
+    throw new Error(`Invalid option "${option}": cannot connect to Redis at "${shown}": ${(e as Error).message}`);
   }
   return client as unknown as C;
 }

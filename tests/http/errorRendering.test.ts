@@ -1,3 +1,4 @@
+import { exceptionChain } from '../../src/http/ErrorRenderer';
 import request from 'supertest';
 import { createDemoKernel } from '../../src/demo/app';
 
@@ -89,5 +90,12 @@ describe('error rendering', () => {
     expect(decodeURIComponent(String(bad.headers['x-debug-exception']))).toBe('Invalid method override "DE LETE".');
     const ok = await request(debug).post('/api/books/5').set('X-HTTP-Method-Override', 'DELETE');
     expect(ok.status).toBe(204);
+  });
+});
+
+describe('exceptionChain(error): X-Debug-Exception-File', () => {
+  test('names the frame V8 wrote, never a frame-like line of the message', () => {
+    const top = exceptionChain(new Error('bad input\n    at forged (/etc/passwd.js:1:1)'), { sourceMaps: false })[0];
+    expect(top.file).toBe(__filename);
   });
 });

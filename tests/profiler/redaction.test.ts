@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Kernel } from '../../src/kernel/createKernel';
-import { redact, redactBody, redactHeaders, redactText, redactUrl, REDACTED } from '../../src/profiler/redaction';
+import fc from 'fast-check';
+import { passesLuhn, redact, redactBody, redactHeaders, redactText, redactUrl, REDACTED } from '../../src/profiler/redaction';
 import { APP_SECRET, layeredKernel, pageUrls, tokenOf } from './kernel';
 
 /** Every secret the requests below send; none may reach a profile or a page. */
@@ -149,5 +150,78 @@ describe('redactHeaders(headers) and redactBody(body)', () => {
     expect(redactBody('{"password":"x","a":1}')).toEqual({ password: REDACTED, a: 1 });
     expect(redactBody('user=a&password=x')).toBe('user=a&password=******');
     expect(redactBody(undefined)).toBeNull();
+  });
+});
+
+describe('redaction of cards, identity numbers, keys, codes and URL passwords', () => {
+  let k: Kernel;
+  beforeAll(() => { k = layeredKernel({ profiler: { redactFields: ['iban'] } }); });
+  afterAll(async () => { await k.close(); });
+  const stored = async (res: request.Response): Promise<string> => JSON.stringify(await k.profiler?.storage.read(tokenOf(res)));
+
+  test('body fields credit_card, card_number, cvv, ssn, pin, creds and an extra redactFields name lose their values', async () => {
+    const body = { credit_card: 'cc-secret-1', card_number: 'cn-secret-2', cvv: '987', ssn: '078-05-1120', pin: '4321', creds: 'creds-secret-3', iban: 'DE89370400440532013000', note: 'kept' };
+    const res = await request(k).post('/t/echo').send(body);
+    const profile = await k.profiler?.storage.read(tokenOf(res));
+    expect((profile?.collectors.request as { body: unknown }).body).toEqual({
+      credit_card: REDACTED, card_number: REDACTED, cvv: REDACTED, ssn: REDACTED, pin: REDACTED, creds: REDACTED, iban: REDACTED, note: 'kept',
+    });
+  });
+
+  test('query parameters key and code, and a URL password in a query value, are redacted in the URL and the query', async () => {
+    const next = encodeURIComponent('http://bob:url-pass-9f8e@internal.example/');
+    const res = await request(k).get(`/api/books?key=key-secret-4&code=oauth-code-5&next=${next}&page=2`);
+    const text = await stored(res);
+    for (const secret of ['key-secret-4', 'oauth-code-5', 'url-pass-9f8e']) expect(text).not.toContain(secret);
+    const profile = await k.profiler?.storage.read(tokenOf(res));
+    expect((profile?.collectors.request as { query: unknown }).query).toEqual({ key: REDACTED, code: REDACTED, next: REDACTED, page: '2' });
+  });
+
+  test('a card number passing the Luhn check is redacted whatever its field name; other numbers are kept', async () => {
+    const res = await request(k).post('/t/echo').send({ reference: '4111 1111 1111 1111', amount: 4111111111111112, n: 42 });
+    const profile = await k.profiler?.storage.read(tokenOf(res));
+    expect((profile?.collectors.request as { body: unknown }).body).toEqual({ reference: REDACTED, amount: 4111111111111112, n: 42 });
+  });
+
+  test('a malformed JSON body never reaches the profile through the error message', async () => {
+    const res = await request(k).post('/t/echo').set('Content-Type', 'application/json').send('{"password": "json-err-secret-6" oops');
+    expect(res.status).toBe(400);
+    expect(await stored(res)).not.toContain('json-err-secret-6');
+    expect(decodeURIComponent(res.headers['x-debug-exception'])).toMatch(/^Malformed JSON body: not valid JSON at position \d+$/);
+  });
+
+  test('no generated secret survives into the stored profile JSON (property)', async () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{10,20}$/).map((s) => `zq${s}`);
+    const cardDigits = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 15, maxLength: 15 }).map((d) => {
+      const body = [4, ...d];
+      for (let check = 0; check < 10; check++) if (passesLuhn(body.join('') + check)) return body.join('') + check;
+      throw new Error('unreachable');
+    });
+    const place = fc.oneof(
+      fc.tuple(fc.constant('body' as const), fc.constantFrom(...BODY_NAMES), secret),
+      fc.tuple(fc.constant('query' as const), fc.constantFrom('key', 'code', 'token', 'password', 'api_key'), secret),
+      fc.tuple(fc.constant('url-password' as const), fc.constantFrom('next', 'callback', 'q'), secret),
+      fc.tuple(fc.constant('bearer' as const), fc.constantFrom('x-forwarded-authorization', 'x-upstream', 'x-note'), secret),
+      fc.tuple(fc.constant('card' as const), fc.constantFrom('ref', 'memo', 'q'), cardDigits),
+    );
+    await fc.assert(fc.asyncProperty(place, async ([where, name, value]) => {
+      let res: request.Response;
+      if (where === 'body') res = await request(k).post('/t/echo').send({ [name]: value, other: 'x' });
+      else if (where === 'query') res = await request(k).get(`/api/books?${name}=${value}`);
+      else if (where === 'url-password') res = await request(k).get(`/api/books?${name}=${encodeURIComponent(`https://u:${value}@h.example/p`)}`);
+      else if (where === 'bearer') res = await request(k).get('/api/books').set(name, `Bearer ${value}`);
+      else res = await request(k).post('/t/echo').send({ [name]: `paid with ${value.replace(/(\d{4})(?=\d)/g, '$1 ')}` });
+      const text = await stored(res);
+      expect({ where, name, leaked: text.includes(value) || text.includes(value.replace(/(\d{4})(?=\d)/g, '$1 ')) }).toEqual({ where, name, leaked: false });
+    }), { numRuns: 60 });
+  });
+});
+
+const BODY_NAMES = ['password', 'credit_card', 'card_number', 'cardNumber', 'cvv', 'cvc', 'ssn', 'pin', 'creds', 'key', 'apiKey', 'client_secret', 'otp'];
+
+describe('passesLuhn(digits)', () => {
+  test('accepts test card numbers and refuses a changed digit', () => {
+    expect(['4111111111111111', '5500005555555559', '378282246310005'].map(passesLuhn)).toEqual([true, true, true]);
+    expect(passesLuhn('4111111111111112')).toBe(false);
   });
 });

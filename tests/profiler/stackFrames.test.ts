@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseStack, sourceExcerpt, withExcerpts } from '../../src/profiler/stackFrames';
@@ -70,5 +72,43 @@ describe('parseStack(stack, message)', () => {
     const stack = ['Error: x', '    at a (/app/node_modules/x/index.js:1:1)', ...Array.from({ length: 5 }, (_, i) => `    at f${i} (${HERE}:${i + 1}:1)`)].join('\n');
     const frames = withExcerpts(parseStack(stack, 'x'), { maxExcerpts: 3 });
     expect(frames.filter((f) => f.excerpt !== undefined).map((f) => f.function)).toEqual(['f0', 'f1', 'f2']);
+  });
+});
+
+describe('withExcerpts(frames, { root }): only project files are read', () => {
+  let outside: string;
+  let inside: string;
+  beforeAll(() => {
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.js'), 'const SECRET = "outside-root-secret";\n');
+    inside = fs.mkdtempSync(path.join(process.cwd(), 'tmp-ek-root-'));
+    fs.writeFileSync(path.join(inside, 'app.js'), 'const ok = "inside-root";\n');
+    fs.symlinkSync(path.join(outside, 'secret.js'), path.join(inside, 'link.js'));
+  });
+  afterAll(() => {
+    fs.rmSync(outside, { recursive: true, force: true });
+    fs.rmSync(inside, { recursive: true, force: true });
+  });
+  const excerptOf = (file: string, root?: string) => withExcerpts([{ file, line: 1, vendor: false }], root === undefined ? {} : { root })[0].excerpt;
+
+  test('a frame naming a file outside the application root (a forged stored profile) shows no excerpt', () => {
+    expect(excerptOf(path.join(outside, 'secret.js'))).toBeUndefined();
+  });
+
+  test('a file under the root is shown, the root defaulting to process.cwd()', () => {
+    expect(excerptOf(path.join(inside, 'app.js'))?.lines).toEqual(['const ok = "inside-root";', '']);
+    expect(excerptOf(path.join(inside, 'app.js'), outside)).toBeUndefined();
+    expect(excerptOf(path.join(outside, 'secret.js'), outside)?.lines[0]).toContain('outside-root-secret');
+  });
+
+  test('neither a symbolic link out of the root nor a path with ".." gets out', () => {
+    expect(excerptOf(path.join(inside, 'link.js'))).toBeUndefined();
+    expect(excerptOf(`${inside}/../${path.relative(path.dirname(inside), outside)}/secret.js`)).toBeUndefined();
+  });
+
+  test('dependencies in node_modules are still shown', () => {
+    const dep = require.resolve('express');
+    expect(dep).toContain(`${path.sep}node_modules${path.sep}`);
+    expect(excerptOf(dep)).toBeDefined();
   });
 });

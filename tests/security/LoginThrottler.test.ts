@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Kernel } from '../../src/kernel/createKernel';
 import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
 import { JsonLoginAuthenticator } from '../../src/security/JsonLoginAuthenticator';
+import { firewall } from '../../src/security/firewall';
+import { InMemoryUserProvider as InMemoryUserProviderClass } from '../../src/security/InMemoryUserProvider';
+import type { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';
 import { LoginThrottler } from '../../src/security/LoginThrottler';
 import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
 import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
@@ -86,6 +90,61 @@ describe('login throttling', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
+  test('8 clients logging in with the right password at once are never throttled (only failures count)', async () => {
+    // a real bcrypt cost, so that the 8 checks overlap as they do in production
+    const slowUsers = new InMemoryUserProviderClass({ users: { admin: { password: 'admin', roles: ['ROLE_ADMIN'] } }, cost: 10 });
+    const server = securedKernel({
+      firewalls: [{ name: 'main', provider: slowUsers, authenticators: [new HttpBasicAuthenticator()] }],
+      accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
+      throttling: { store: new MemoryThrottleStore() },
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as AddressInfo;
+    const auth = basic('admin', 'admin');
+    const client = async (): Promise<number[]> => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await fetch(`http://127.0.0.1:${port}/admin`, { headers: { Authorization: auth } })).status);
+      }
+      return statuses;
+    };
+    try {
+      const statuses = (await Promise.all(Array.from({ length: 8 }, client))).flat();
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect(statuses).toHaveLength(32);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test('correct logins between failures do not use up attempts', async () => {
+    const k = throttledKernel(new MemoryThrottleStore());
+    for (let i = 0; i < 20; i++) expect((await jsonLogin(k, 'admin')).status).toBe(200);
+    expect(await failTimes(k, 5)).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  test('a password is checked and its failure counted once per request, however many firewall layers ask', async () => {
+    const users = testUsers();
+    let checks = 0;
+    const counting = Object.assign(Object.create(users) as InMemoryUserProvider, {
+      checkPassword: (id: string, pw: string) => { checks++; return users.checkPassword(id, pw); },
+    });
+    const store = new MemoryThrottleStore();
+    const options = {
+      firewalls: [{ name: 'main', provider: counting, authenticators: [new HttpBasicAuthenticator()] }],
+      throttling: { store, maxAttempts: 2 },
+    };
+    const app = securedKernel(options, { layers: { firewall: [firewall(options), firewall(options)] } });
+    expect((await request(app).get('/api/books').set('Authorization', basic('admin', 'admin'))).status).toBe(200);
+    expect(checks).toBe(1);
+    const wrong = await request(app).get('/api/books').set('Authorization', basic('alice', 'nope'));
+    expect(wrong.status).toBe(401);
+    expect(checks).toBe(2);
+    // one failure counted, not two: a second wrong password is still checked (2 allowed)
+    expect((await request(app).get('/api/books').set('Authorization', basic('alice', 'nope'))).status).toBe(401);
+    expect((await request(app).get('/api/books').set('Authorization', basic('alice', 'alice'))).status).toBe(429);
+  });
+
   test('the window ends after intervalSeconds', async () => {
     let now = 1_000_000;
     const k = throttledKernel(new MemoryThrottleStore({ now: () => now }));
@@ -147,7 +206,7 @@ describe('login throttling', () => {
         const k = throttledKernel(new RedisThrottleStore(clients[0], { prefix: 'down-test:' }));
         await redis.stop();
         try {
-          const res = await jsonLogin(k, 'admin', '198.51.100.99');
+          const res = await jsonLogin(k, 'admin', '127.0.0.1'); // a client the debug output is shown to
           expect(res.status).toBe(503);
           expect(res.body.detail).toBe('Login throttling is unavailable, please try again later.');
         } finally {
@@ -166,15 +225,21 @@ describe('login throttling', () => {
 
     test('says "minutes" for longer waits', async () => {
       const t = new LoginThrottler({ maxAttempts: 1, intervalSeconds: 300, store: new MemoryThrottleStore() });
-      await t.consume('bob', '192.0.2.1');
-      await expect(t.consume('bob', '192.0.2.1')).rejects.toMatchObject({ failure: 'too_many_attempts', message: 'Too many failed login attempts, please try again in 5 minutes.', retryAfterSeconds: 300 });
+      await t.check('bob', '192.0.2.1');
+      await t.fail('bob', '192.0.2.1');
+      await expect(t.check('bob', '192.0.2.1')).rejects.toMatchObject({ failure: 'too_many_attempts', message: 'Too many failed login attempts, please try again in 5 minutes.', retryAfterSeconds: 300 });
     });
 
     test('stores no username in the clear', async () => {
       const keys: string[] = [];
       const store = new MemoryThrottleStore();
-      const spy: ThrottleStore = { hit: (k, w) => { keys.push(k); return store.hit(k, w); }, reset: (k) => store.reset(k) };
-      await new LoginThrottler({ store: spy }).consume('secret-user', '192.0.2.1');
+      const spy: ThrottleStore = {
+        hit: (k, w) => { keys.push(k); return store.hit(k, w); },
+        peek: (k) => { keys.push(k); return store.peek(k); },
+        reset: (k) => store.reset(k),
+      };
+      await new LoginThrottler({ store: spy }).check('secret-user', '192.0.2.1');
+      await new LoginThrottler({ store: spy }).fail('secret-user', '192.0.2.1');
       expect(keys.join()).not.toContain('secret-user');
       expect(keys.join()).not.toContain('192.0.2.1');
     });

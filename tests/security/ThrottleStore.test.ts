@@ -90,6 +90,20 @@ describe.each(implementations.filter(([name]) => withRedis || !name.startsWith('
     expect((await store.hit('b', 60)).count).toBe(2);
   });
 
+  test('peek(key) reads the count and time left without counting', async () => {
+    const { store, advance } = make();
+    expect(await store.peek('k')).toEqual({ count: 0, retryAfterSeconds: 0 });
+    await store.hit('k', 1);
+    await store.hit('k', 1);
+    const seen = await store.peek('k');
+    expect(seen.count).toBe(2);
+    expect(seen.retryAfterSeconds).toBeGreaterThan(0);
+    expect(seen.retryAfterSeconds).toBeLessThanOrEqual(1);
+    expect((await store.peek('k')).count).toBe(2);
+    await advance(1000);
+    expect((await store.peek('k')).count).toBe(0);
+  });
+
   test('concurrent hits are all counted (atomic increments)', async () => {
     const { store } = make();
     const counts = await Promise.all(Array.from({ length: 20 }, () => store.hit('k', 60)));

@@ -1,3 +1,5 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import request from 'supertest';
 import { createKernel } from '../../src/kernel/createKernel';
@@ -50,5 +52,36 @@ describe('bodyParsing(options)', () => {
       const res = await request(k).post('/echo').set('Content-Type', 'application/json').send(body);
       expect([200, 400]).toContain(res.status);
     }), { numRuns: 100 });
+  });
+});
+
+describe('a body over the limit', () => {
+  test('announced by Content-Length (50 MB) is a 413 with Connection: close at once, the body unread', async () => {
+    const server = kernel().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.write(`POST /echo HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n{"a":`);
+        });
+        let data = '';
+        socket.on('data', (d) => { data += d.toString(); });
+        socket.on('close', () => resolve(data));
+        socket.on('error', () => resolve(data));
+        setTimeout(() => socket.destroy(), 3000).unref();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test('new limits are checked at construction', () => {
+    expect(() => bodyParsing({ limit: '10 parsecs' })).toThrow('Invalid option "limit": expected a number of bytes or a size such as "100kb" or "1mb" (got "10 parsecs").');
   });
 });

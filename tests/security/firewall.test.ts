@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { firewall } from '../../src/security/firewall';
 import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
 import { AccessTokenAuthenticator } from '../../src/security/AccessTokenAuthenticator';
 import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import type { SecurityState } from '../../src/security/SecurityState';
@@ -189,7 +190,7 @@ describe('firewall(options) validation', () => {
     ['a typo in a rule', (o) => { o.accessControl = [{ path: '^/', role: ['ROLE_USER'] } as never]; }, 'Invalid option "accessControl[0].role": unknown option. Did you mean "roles"?'],
     ['a lowercase-less method', (o) => { o.firewalls[0].methods = ['GE T']; }, 'Invalid option "firewalls[0].methods[0]": expected an HTTP method such as "GET" (got "GE T").'],
     ['a bad hierarchy', (o) => { o.roleHierarchy = { ROLE_ADMIN: 'ROLE_USER' as never }; }, 'Invalid option "roleHierarchy.ROLE_ADMIN": expected an array (got "ROLE_USER").'],
-    ['zero attempts', (o) => { o.throttling = { maxAttempts: 0, store: { hit: async () => ({ count: 1, retryAfterSeconds: 1 }), reset: async () => undefined } }; }, 'Invalid option "throttling.maxAttempts": expected an integer ≥ 1 (got 0).'],
+    ['zero attempts', (o) => { o.throttling = { maxAttempts: 0, store: new MemoryThrottleStore() }; }, 'Invalid option "throttling.maxAttempts": expected an integer ≥ 1 (got 0).'],
     ['a throttling without a store', (o) => { o.throttling = {} as never; }, /^Invalid option "throttling\.store": expected a ThrottleStore/],
     ['an authenticator that is not one', (o) => { o.firewalls[0].authenticators = [{} as never]; }, /^Invalid option "firewalls\[0\]\.authenticators\[0\]": expected an Authenticator/],
   ];

@@ -53,12 +53,14 @@ export class ExceptionCollector implements DataCollector<ExceptionCollectorData>
  * ({@link withExcerpts}). Data that is not an exception collector's (a foreign store, an older
  * profile) comes back as it is.
  * @param data - `profile.collectors.exception`
+ * @param root - the application's root: only its files and `node_modules` are read
  */
-export function withExcerptsData(data: unknown): unknown {
+export function withExcerptsData(data: unknown, root = process.cwd()): unknown {
   const exceptions = (data as Partial<ExceptionCollectorData> | null | undefined)?.exceptions;
   if (!Array.isArray(exceptions)) return data;
   return {
     ...(data as object),
-    exceptions: exceptions.map((e: ExceptionEntry) => (Array.isArray(e?.frames) ? { ...e, frames: withExcerpts(e.frames) } : e)),
+    exceptions: exceptions.map((e: ExceptionEntry) =>
+      (Array.isArray(e?.frames) ? { ...e, frames: withExcerpts(e.frames, { root }) } : e)),
   };
 }
