@@ -211,7 +211,11 @@ function routesOfConfig(configFile: string): RoutesSource {
  * @throws RoutesModuleError when the module or config file cannot be found or read
  */
 export function resolveRoutesSource(modulePath?: string, cwd: string = process.cwd()): RoutesSource {
-  if (modulePath !== undefined) return { kind: 'option', file: resolveModule(modulePath, cwd), given: modulePath };
+  if (modulePath !== undefined) {
+    // a Symfony route file is the loader's to find: its "not found" message is Symfony's
+    const file = routesFileType(modulePath) === 'symfony' ? path.resolve(cwd, modulePath) : resolveModule(modulePath, cwd);
+    return { kind: 'option', file, given: modulePath };
+  }
   const configFile = findConfigFile(cwd);
   return configFile === undefined ? { kind: 'demo' } : routesOfConfig(configFile);
 }

@@ -117,9 +117,10 @@ describe('isRouteCollectionLike(value)', () => {
 });
 
 describe('routesFileType(file)', () => {
-  it('sends TypeScript and .mjs through tsx, the rest through require', () => {
+  it('sends TypeScript and .mjs through tsx, Symfony route files to the loader, the rest through require', () => {
     expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.mjs', 'A.TS'].map(routesFileType)).toEqual(Array(6).fill('typescript'));
-    expect(['a.js', 'a.cjs', 'a.json', 'pkg/routes'].map(routesFileType)).toEqual(Array(4).fill('commonjs'));
+    expect(['a.yaml', 'a.yml', 'a.json', 'A.YML'].map(routesFileType)).toEqual(Array(4).fill('symfony'));
+    expect(['a.js', 'a.cjs', 'pkg/routes'].map(routesFileType)).toEqual(Array(3).fill('commonjs'));
   });
 });
 

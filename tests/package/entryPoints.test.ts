@@ -54,7 +54,8 @@ describe("require('express-kernel/routing')", () => {
     expect(files.filter((f) => f.includes('node_modules'))).toEqual([]);
     expect(files.every((f) => f.startsWith('dist/routing/') || f === 'dist/errors/codes.js')).toBe(true);
     // the count the closing note reports; a new import into routing shows up here
-    expect(files.length).toBeLessThanOrEqual(15);
+    // 18 with the route file loader, aliases and localized routes of symfony/routing 5.4
+    expect(files.length).toBeLessThanOrEqual(20);
     expect(exports).toEqual(expect.arrayContaining(['Route', 'RouteCollection', 'UrlMatcher', 'UrlGenerator']));
   });
 });

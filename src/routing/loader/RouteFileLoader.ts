@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import { isRoutingError, RouteLoaderError } from '../errors';
 import type { Controller, RouteCondition, RouteDefaultInput, RouteOptions } from '../Route';
 import { RouteCollection } from '../RouteCollection';
@@ -73,7 +73,9 @@ class Loader {
       }
     }
     try {
-      return parseYaml(text, { prettyErrors: false });
+      // loaded on first use: express-kernel/routing loads no package until a YAML file is read
+      const yaml = require('yaml') as typeof Yaml;
+      return yaml.parse(text, { prettyErrors: false });
     } catch (error) {
       return this.fail(file, `The file "${file}" does not contain valid YAML: ${(error as Error).message}`, error);
     }
