@@ -9,7 +9,8 @@ import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { ErrorTemplateError, ErrorTemplates } from '../http/ErrorTemplates';
-import { KernelConfigError, KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
+import { KernelConfigError } from '../config/KernelConfigError';
+import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';

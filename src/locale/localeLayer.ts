@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
 import { LOCALE_CONTEXT } from '../kernel/requestSlots';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
 
 /** Where a request's locale came from, in order of precedence. */

@@ -1,5 +1,5 @@
 import { closestName } from '../errors/suggest';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { compileRegex, pcreToJs } from '../routing/pcre';
 
 /**

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { headerText } from '../kernel/routerMiddleware';
 import { canonicalTimeZone } from './timeZones';
 
