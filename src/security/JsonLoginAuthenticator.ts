@@ -5,7 +5,7 @@ import type { Authenticator, Passport } from './Authenticator';
 import { createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions } from './JsonBodyReader';
 import { decodedPathInfo } from './RequestMatcher';
 import type { SecurityUser } from './SecurityUser';
-import { invalid, knownKeys, objectOption, stringOption } from './optionValidation';
+import { invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
 /** Options of {@link JsonLoginAuthenticator}. */
 export interface JsonLoginAuthenticatorOptions {

@@ -4,7 +4,7 @@ import type { RouteCollection } from '../routing/RouteCollection';
 import { denyAccess } from './ExceptionListener';
 import { AccessDecision, isGranted } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
-import { functionOption, invalid } from './optionValidation';
+import { functionOption, invalid } from '../config/optionValidation';
 
 declare module 'express-serve-static-core' {
   interface Request {
