@@ -3,7 +3,7 @@ import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
 import { KernelConfigError } from '../config/KernelConfigError';
-import { headerText } from '../kernel/routerMiddleware';
+import { headerText } from '../http/headerText';
 import { canonicalTimeZone } from './timeZones';
 
 /** Where a request's time zone came from, in order of precedence. */
