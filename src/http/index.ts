@@ -8,3 +8,7 @@ export type { RequestUri, TrustFunction } from './RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRenderer';
 export type { ExceptionData, ErrorRenderOptions } from './ErrorRenderer';
 export { securityHeaders } from './securityHeaders';
+export { bodyParsing } from './body/bodyParsing';
+export type { BodyParsingOptions } from './body/bodyParsing';
+export { createJsonBodyReader, JSON_TYPES } from './body/JsonBodyReader';
+export type { JsonBodyReader, JsonBodyReaderOptions } from './body/JsonBodyReader';

@@ -20,7 +20,7 @@ import { corsLayer } from '../cors/corsLayer';
 import { sessionLayer, SessionLayer } from '../session/sessionLayer';
 import { firewall } from '../security/firewall';
 import { accessCheck } from '../security/accessCheck';
-import { bodyParsing } from '../security/bodyParsing';
+import { bodyParsing } from '../http/body/bodyParsing';
 import { postDenormalizeCheck } from '../security/postDenormalizeCheck';
 import { localeLayer } from '../locale/localeLayer';
 import { routeLocale } from '../locale/routeLocale';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { createKernel } from '../../src/kernel/createKernel';
-import { Route } from '../../src/routing/Route';
-import { RouteCollection } from '../../src/routing/RouteCollection';
-import { bodyParsing } from '../../src/security/bodyParsing';
+import { createKernel } from '../../../src/kernel/createKernel';
+import { Route } from '../../../src/routing/Route';
+import { RouteCollection } from '../../../src/routing/RouteCollection';
+import { bodyParsing } from '../../../src/http/body/bodyParsing';
 
 function kernel() {
   const routes = new RouteCollection();
