@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import pino from 'pino';
-import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
-import { openRedis, RedisClient } from './storage/redis';
-import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
-import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from './profiler/storage/SqliteProfilerStorage';
-import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
+import { createDemoKernel, DEMO_DEFAULTS } from './app';
+import { openRedis, RedisClient } from '../storage/redis';
+import { createProfilerStorage } from '../profiler/storage/createProfilerStorage';
+import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from '../profiler/storage/SqliteProfilerStorage';
+import type { ClosableProfilerStorage } from '../profiler/storage/ProfilerStorage';
 
 /**
  * The demo service (`npm start`). Environment:
