@@ -24,7 +24,9 @@ const KERNEL_OWNED: ReadonlySet<string | symbol> = new Set(['kernel', 'log', 'se
  * @example defineRequestSlot('cors');
  */
 export function defineRequestSlot<K extends string | symbol>(name: K): K {
-  if (KERNEL_OWNED.has(name)) throw new TypeError(`"${String(name)}" is not a request slot name: the kernel defines it.`);
+  if (KERNEL_OWNED.has(name)) {
+    throw new TypeError(`"${String(name)}" is not a request slot name: the kernel defines it.`);
+  }
   if (!slots.includes(name)) slots.push(name);
   return name;
 }
