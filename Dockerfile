@@ -49,4 +49,4 @@ USER node
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "require('http').get({ host: '127.0.0.1', port: process.env.PORT || 8000, path: '/api', timeout: 4000 }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1)).on('timeout', () => process.exit(1))"]
-CMD ["node", "dist/server.js"]
+CMD ["node", "dist/demo/server.js"]

@@ -2,6 +2,7 @@ import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { CorsOptions, CorsRule, resolveCorsOptions } from './options';
 import { isOriginAllowed } from './origins';
+import { defineRequestSlot } from '../http/requestSlots';
 
 /** What the CORS layer decided for a request, kept on `req.cors` for the profiler. */
 export interface CorsDecision {
@@ -21,6 +22,7 @@ declare module 'express-serve-static-core' {
     cors?: CorsDecision;
   }
 }
+defineRequestSlot('cors');
 
 /** Lets the `cors` package treat a plain `OPTIONS` as the actual request it is, not a preflight. */
 function asActualRequest(req: Request): Request {

@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { compileOrigins, OriginList, OriginPattern } from './origins';
 
 /** CORS settings of one path prefix (NelmioCorsBundle's `paths` entry). All optional. */

@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 
 /**
  * An allowed origin: an exact serialised origin (`https://app.example.com`, `null` for opaque

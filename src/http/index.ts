@@ -9,3 +9,7 @@ export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRend
 export type { ExceptionData, ErrorRenderOptions } from './ErrorRenderer';
 export { securityHeaders } from './securityHeaders';
 export { refuseConnect } from './connect';
+export { bodyParsing } from './body/bodyParsing';
+export type { BodyParsingOptions } from './body/bodyParsing';
+export { createJsonBodyReader, JSON_TYPES } from './body/JsonBodyReader';
+export type { JsonBodyReader, JsonBodyReaderOptions } from './body/JsonBodyReader';

@@ -9,7 +9,8 @@ import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { ErrorTemplateError, ErrorTemplates } from '../http/ErrorTemplates';
-import { KernelConfigError, KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
+import { KernelConfigError } from '../config/KernelConfigError';
+import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
 import { routerMiddleware } from './routerMiddleware';
 import './state';
@@ -19,7 +20,7 @@ import { corsLayer } from '../cors/corsLayer';
 import { sessionLayer, SessionLayer } from '../session/sessionLayer';
 import { firewall } from '../security/firewall';
 import { accessCheck } from '../security/accessCheck';
-import { bodyParsing } from '../security/bodyParsing';
+import { bodyParsing } from '../http/body/bodyParsing';
 import { postDenormalizeCheck } from '../security/postDenormalizeCheck';
 import { localeLayer } from '../locale/localeLayer';
 import { routeLocale } from '../locale/routeLocale';

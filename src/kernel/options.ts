@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { closestName } from '../errors/suggest';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -196,15 +197,6 @@ export interface ResolvedKernelOptions {
   readonly notFound: 'render' | 'next';
   /** Absolute template paths by `'404'`... or `'default'`, each checked to be a readable file. */
   readonly errorTemplates: Readonly<Record<string, string>>;
-}
-
-/** A bad kernel option, found at construction. The message names the option and the fix. */
-export class KernelConfigError extends Error {
-  override name = 'KernelConfigError';
-  readonly code = 'ERR_CONFIG_INVALID_OPTION' as const;
-  constructor(readonly option: string, message: string) {
-    super(`Invalid option "${option}": ${message}`);
-  }
 }
 
 const ipList = z.array(z.string().min(1));

@@ -1,65 +1,43 @@
 import type { Request } from 'express';
+import { requestSlotNames } from '../http/requestSlots';
 
 /**
  * Where the layers keep their per-request values inside a kernel.
  *
  * Every property a layer adds to an Express request grows that request's property store (V8
  * copies it, a few slots at a time), which showed as garbage on every request. Inside a kernel the
- * request's prototype (the kernel's `app.request`) carries one accessor per name below, defined
+ * request's prototype (the kernel's `app.request`) carries one accessor per slot name, defined
  * once by {@link installRequestSlots}, and the values live in `req.kernel`, an object made with
  * all its fields: `req.user = u` in a layer writes `req.kernel.user`. Outside a kernel the same
- * layer code writes plain properties, as before.
+ * layer code writes plain properties. The names are the ones the layers define, each in its own
+ * module, with `defineRequestSlot` (`src/http/requestSlots.ts`): the kernel lists none of them.
  */
 
-/** The session layer's per-request state (its lazy start, its describer), see `sessionLayer`. */
-export const SESSION_STATE: unique symbol = Symbol('express-kernel.session');
-/** Whether the session layer left the request's session unstarted (no session cookie). */
-export const SESSION_PENDING: unique symbol = Symbol('express-kernel.sessionPending');
-/** The firewall's entry point for the request (who answers an anonymous denial). */
-export const ENTRY_POINT: unique symbol = Symbol('express-kernel.entryPoint');
-/** The locale layer's context, read by `routeLocale`. */
-export const LOCALE_CONTEXT: unique symbol = Symbol('express-kernel.locale');
-
-/** The request properties kept in `req.kernel` inside a kernel. */
-export const REQUEST_SLOTS = [
-  'cors', 'security', 'user', 'locale', 'localeInfo', 'timeZone', 'timeZoneInfo',
-  'sessionUnavailable', 'storedObject', 'denormalized', SESSION_STATE, SESSION_PENDING, ENTRY_POINT, LOCALE_CONTEXT,
-] as const;
-
-/** A name of {@link REQUEST_SLOTS}. */
-export type RequestSlot = (typeof REQUEST_SLOTS)[number];
-
-/** The slots' storage: each one initialised to undefined, so every request's object has one shape. */
+/**
+ * The slots' storage: each name defined with `defineRequestSlot` so far, initialised to undefined,
+ * so every request's object has one shape.
+ */
 export class RequestSlots {
-  cors: unknown = undefined;
-  security: unknown = undefined;
-  user: unknown = undefined;
-  locale: unknown = undefined;
-  localeInfo: unknown = undefined;
-  timeZone: unknown = undefined;
-  timeZoneInfo: unknown = undefined;
-  sessionUnavailable: unknown = undefined;
-  storedObject: unknown = undefined;
-  denormalized: unknown = undefined;
-  [SESSION_STATE]: unknown = undefined;
-  [SESSION_PENDING]: unknown = undefined;
-  [ENTRY_POINT]: unknown = undefined;
-  [LOCALE_CONTEXT]: unknown = undefined;
+  constructor() {
+    const self = this as unknown as Record<string | symbol, unknown>;
+    for (const key of requestSlotNames()) self[key] = undefined;
+  }
 }
 
-type WithSlots = Request & { kernel?: Record<RequestSlot, unknown> };
+type SlotKey = string | symbol;
+type WithSlots = Request & { kernel?: Record<SlotKey, unknown> };
 
 /** Stores a slot's value: in `req.kernel` inside a kernel, else as a plain property of the request. */
-function setSlot(req: Request, key: RequestSlot | 'log', value: unknown): void {
-  const state = (req as { kernel?: Record<RequestSlot | 'log', unknown> }).kernel;
+function setSlot(req: Request, key: SlotKey, value: unknown): void {
+  const state = (req as WithSlots).kernel;
   if (state !== undefined) state[key] = value;
   else Object.defineProperty(req, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
- * Defines the slot accessors on a kernel's request prototype (its `app.request`), once.
- * A request without `req.kernel` (never one that crossed the kernel's first layer) gets a plain
- * property instead.
+ * Defines the slot accessors on a kernel's request prototype (its `app.request`), once: one per
+ * name defined so far (the kernel's modules load every built-in layer first). A request without
+ * `req.kernel` (never one that crossed the kernel's first layer) gets a plain property instead.
  * @param proto - the prototype Express gives the kernel's requests
  */
 export function installRequestSlots(proto: object): void {
@@ -87,7 +65,7 @@ export function installRequestSlots(proto: object): void {
       setSlot(this, 'log', value);
     },
   });
-  for (const key of REQUEST_SLOTS) {
+  for (const key of requestSlotNames()) {
     Object.defineProperty(proto, key, {
       configurable: true,
       enumerable: false,

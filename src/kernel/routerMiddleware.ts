@@ -1,25 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formatMessage } from '../errors/codes';
 import { MethodNotAllowedHttpError, NotFoundHttpError } from '../http/errors';
+import { headerText } from '../http/headerText';
 import { render } from '../http/templates';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
 import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
 import { InvalidRouteError } from '../routing/errors';
-
-/**
- * A header value as text: Node reads header bytes as latin1, clients send UTF-8, so valid UTF-8
- * is decoded as such.
- */
-export function headerText(value: string | string[] | undefined): string {
-  const v = Array.isArray(value) ? value.join(', ') : value ?? '';
-  // eslint-disable-next-line no-control-regex
-  if (!/[^\x00-\x7f]/.test(v)) return v;
-  const bytes = Buffer.from(v, 'latin1');
-  const text = bytes.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : v;
-}
 
 function hasTryMatch(m: UrlMatcherInterface): m is UrlMatcherInterface & Pick<UrlMatcher, 'tryMatch'> {
   return typeof (m as Partial<UrlMatcher>).tryMatch === 'function';

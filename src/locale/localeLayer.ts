@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
-import { LOCALE_CONTEXT } from '../kernel/requestSlots';
-import { KernelConfigError } from '../kernel/options';
+import { defineRequestSlot } from '../http/requestSlots';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
 
 /** Where a request's locale came from, in order of precedence. */
@@ -26,6 +26,8 @@ declare module 'express-serve-static-core' {
     localeInfo?: LocaleInfo;
   }
 }
+defineRequestSlot('locale');
+defineRequestSlot('localeInfo');
 
 declare module 'express-session' {
   interface SessionData {
@@ -67,8 +69,9 @@ export interface LocaleContext {
   info(locale: string, source: LocaleSource): LocaleInfo;
 }
 
-/** Where {@link localeLayer} keeps its {@link LocaleContext} on the request. */
-export { LOCALE_CONTEXT };
+/** Where {@link localeLayer} keeps its {@link LocaleContext} on the request, read by `routeLocale`. */
+export const LOCALE_CONTEXT: unique symbol = Symbol('express-kernel.locale');
+defineRequestSlot(LOCALE_CONTEXT);
 
 /** Reads the {@link LocaleContext} the locale layer left on `req`, if it ran. */
 export function localeContextOf(req: Request): LocaleContext | undefined {

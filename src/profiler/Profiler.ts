@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { exceptionChain } from '../http/ErrorRenderer';
 import type { TrustFunction } from '../http/RequestUri';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import type { Profile } from './Profile';
 import { builtInCollectors } from './collectors';
 import { requestUrl } from './collectors/RequestCollector';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { compileRequestMatcher, RequestFacts, RequestMatcher, RequestMatcherOptions } from './RequestMatcher';
 import { AccessDecision, isGranted } from './SecurityState';
-import { arrayOption, functionOption, knownKeys, objectOption, stringListOption } from './optionValidation';
+import { arrayOption, functionOption, knownKeys, objectOption, stringListOption } from '../config/optionValidation';
 
 /**
  * One `access_control` rule: match conditions, then what access needs. With both `roles` and

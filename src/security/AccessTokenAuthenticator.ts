@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { AuthenticationError, badCredentials } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import type { SecurityUser } from './SecurityUser';
-import { functionOption, knownKeys, objectOption, realmOption } from './optionValidation';
+import { functionOption, knownKeys, objectOption, realmOption } from '../config/optionValidation';
 
 /**
  * Finds who a token belongs to (Symfony `AccessTokenHandlerInterface::getUserBadgeFrom`).

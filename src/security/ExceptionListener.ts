@@ -3,7 +3,7 @@ import { formatMessage } from '../errors/codes';
 import { AccessDeniedHttpError, HttpError, TooManyRequestsHttpError } from '../http/errors';
 import type { AuthenticationError } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator } from './Authenticator';
-import { ENTRY_POINT } from '../kernel/requestSlots';
+import { defineRequestSlot } from '../http/requestSlots';
 
 /**
  * Turns security failures into responses, as Symfony's `Firewall\ExceptionListener` does:
@@ -15,6 +15,10 @@ import { ENTRY_POINT } from '../kernel/requestSlots';
  *   refused by login throttling it is a 429 with `Retry-After`.
  * HTTP errors go to `next(err)`, so the kernel renders them (HTML or problem+json).
  */
+
+/** The firewall's entry point for the request (who answers an anonymous denial). */
+const ENTRY_POINT: unique symbol = Symbol('express-kernel.entryPoint');
+defineRequestSlot(ENTRY_POINT);
 
 type WithEntryPoint = Request & { [ENTRY_POINT]?: AuthenticationEntryPoint };
 

@@ -4,7 +4,7 @@ import { LoginThrottler, LoginThrottlingOptions } from './LoginThrottler';
 import { compileRequestMatcher, RequestMatcher } from './RequestMatcher';
 import { RoleHierarchy, RoleHierarchyMap } from './RoleHierarchy';
 import type { UserProvider } from './UserProvider';
-import { arrayOption, booleanOption, invalid, knownKeys, objectOption, stringOption } from './optionValidation';
+import { arrayOption, booleanOption, invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
 /** One firewall (Symfony `security.firewalls.<name>`). */
 export interface FirewallConfig {

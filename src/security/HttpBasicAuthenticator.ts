@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { badCredentials } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import { parseBasicCredentials } from './BasicCredentials';
-import { knownKeys, objectOption, realmOption } from './optionValidation';
+import { knownKeys, objectOption, realmOption } from '../config/optionValidation';
 
 /** Options of {@link HttpBasicAuthenticator}. */
 export interface HttpBasicAuthenticatorOptions {

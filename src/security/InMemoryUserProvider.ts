@@ -2,7 +2,7 @@ import type bcryptjs from 'bcryptjs';
 import { loadPeer } from '../storage/optionalPeer';
 import { createSecurityUser, SecurityUser } from './SecurityUser';
 import type { UserProvider } from './UserProvider';
-import { integerOption, invalid, knownKeys, objectOption, stringListOption } from './optionValidation';
+import { integerOption, invalid, knownKeys, objectOption, stringListOption } from '../config/optionValidation';
 
 /** One user of an {@link InMemoryUserProvider}. */
 export interface InMemoryUserDefinition {

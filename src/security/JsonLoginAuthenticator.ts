@@ -2,10 +2,10 @@ import type { Request, Response } from 'express';
 import { BadRequestHttpError } from '../http/errors';
 import { AuthenticationError, badCredentials } from './AuthenticationError';
 import type { Authenticator, Passport } from './Authenticator';
-import { createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions } from './JsonBodyReader';
+import { createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions } from '../http/body/JsonBodyReader';
 import { decodedPathInfo } from './RequestMatcher';
 import type { SecurityUser } from './SecurityUser';
-import { invalid, knownKeys, objectOption, stringOption } from './optionValidation';
+import { invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
 /** Options of {@link JsonLoginAuthenticator}. */
 export interface JsonLoginAuthenticatorOptions {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ServiceUnavailableHttpError } from '../http/errors';
 import { AuthenticationError } from './AuthenticationError';
 import type { ThrottleStore } from './ThrottleStore';
-import { integerOption, invalid, knownKeys, objectOption } from './optionValidation';
+import { integerOption, invalid, knownKeys, objectOption } from '../config/optionValidation';
 
 /** Options of login throttling (Symfony `login_throttling`). */
 export interface LoginThrottlingOptions {

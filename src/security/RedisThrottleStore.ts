@@ -1,6 +1,6 @@
 import type { RedisClient } from '../storage/redis';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
-import { knownKeys, objectOption, stringOption } from './optionValidation';
+import { knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
 /** Options of {@link RedisThrottleStore}. */
 export interface RedisThrottleStoreOptions {

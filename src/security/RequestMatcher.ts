@@ -1,7 +1,30 @@
 import type { Request } from 'express';
 import proxyaddr from 'proxy-addr';
 import { rawUrlDecode } from '../routing/rawUrlDecode';
-import { arrayOption, invalid, methodsOption, regexOption, stringListOption } from './optionValidation';
+import { arrayOption, invalid, stringListOption } from '../config/optionValidation';
+import { compileRegex, pcreToJs } from '../routing/pcre';
+
+/**
+ * A regular expression option: a RegExp is kept; a string is read as a PCRE-like source without
+ * delimiters (as in Symfony's YAML: `^/admin`) and compiled.
+ * @param flags - flags for string sources, e.g. `i` for hosts
+ * @throws KernelConfigError naming the regex error
+ */
+function regexOption(value: unknown, option: string, flags: string): RegExp {
+  if (value instanceof RegExp) return value;
+  if (typeof value !== 'string') throw invalid(option, 'expected a RegExp or a regular expression source such as "^/admin"', value);
+  const compiled = compileRegex(pcreToJs(value), flags);
+  if (compiled instanceof Error) throw invalid(option, `not a valid regular expression: ${compiled.message}`, value);
+  return compiled;
+}
+
+/** @throws KernelConfigError unless `value` is an array of HTTP method tokens; returns them uppercased */
+function methodsOption(value: unknown, option: string): string[] {
+  return stringListOption(value, option).map((m, i) => {
+    if (!/^[A-Za-z]+$/.test(m)) throw invalid(`${option}[${i}]`, 'expected an HTTP method such as "GET"', m);
+    return m.toUpperCase();
+  });
+}
 
 /** What firewalls and access-control rules match requests on (Symfony `RequestMatcher`). */
 export interface RequestMatcherOptions {

@@ -1,4 +1,4 @@
-import { objectOption, stringListOption } from './optionValidation';
+import { objectOption, stringListOption } from '../config/optionValidation';
 
 /** Which roles each role includes, e.g. `{ ROLE_ADMIN: ['ROLE_USER'] }`. */
 export type RoleHierarchyMap = Readonly<Record<string, readonly string[]>>;

@@ -4,7 +4,8 @@ import type { RouteCollection } from '../routing/RouteCollection';
 import { denyAccess } from './ExceptionListener';
 import { AccessDecision, isGranted } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
-import { functionOption, invalid } from './optionValidation';
+import { functionOption, invalid } from '../config/optionValidation';
+import { defineRequestSlot } from '../http/requestSlots';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -16,6 +17,7 @@ declare module 'express-serve-static-core' {
     storedObject?: object | null;
   }
 }
+defineRequestSlot('storedObject');
 
 /** What a route's `security` check sees (API Platform's `security` expression variables). */
 export interface SecurityContext {

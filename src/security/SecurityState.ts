@@ -1,4 +1,5 @@
 import type { SecurityUser } from './SecurityUser';
+import { defineRequestSlot } from '../http/requestSlots';
 
 /** One access decision, as the profiler's security panel lists them (Symfony's access decision log). */
 export interface AccessDecision {
@@ -33,6 +34,8 @@ declare module 'express-serve-static-core' {
     security?: SecurityState;
   }
 }
+defineRequestSlot('user');
+defineRequestSlot('security');
 
 /** Granted to everyone, anonymous clients included (Symfony `AuthenticatedVoter::PUBLIC_ACCESS`). */
 export const PUBLIC_ACCESS = 'PUBLIC_ACCESS';

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../storage/sqlite';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
-import { invalid, knownKeys, objectOption } from './optionValidation';
+import { invalid, knownKeys, objectOption } from '../config/optionValidation';
 
 /** Options of {@link SqliteThrottleStore}. */
 export interface SqliteThrottleStoreOptions {

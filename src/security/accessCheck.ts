@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteCollection } from '../routing/RouteCollection';
 import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions, validateSecuredRoutes } from './RouteSecurity';
-import { knownKeys, objectOption } from './optionValidation';
+import { knownKeys, objectOption } from '../config/optionValidation';
 
 /** Options of {@link accessCheck}. */
 export interface AccessCheckOptions {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BadRequestHttpError } from '../http/errors';
 import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions } from './RouteSecurity';
+import { defineRequestSlot } from '../http/requestSlots';
 
 /** The new object and the stored one before the change, for the controller to persist. */
 export interface DenormalizedState {
@@ -16,6 +17,7 @@ declare module 'express-serve-static-core' {
     denormalized?: DenormalizedState;
   }
 }
+defineRequestSlot('denormalized');
 
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH'];
 

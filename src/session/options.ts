@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import type { RedisClient } from '../storage/redis';
 import type { SessionStoreName } from './sessionInfo';
 

@@ -1,10 +1,15 @@
 import { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import type { Session, SessionData } from 'express-session';
-import { SESSION_PENDING, SESSION_STATE } from '../kernel/requestSlots';
+import { defineRequestSlot } from '../http/requestSlots';
 import type { SessionInfo } from './sessionInfo';
 
-export { SESSION_PENDING, SESSION_STATE };
+/** The session layer's per-request state (its lazy start, its describer), see `sessionLayer`. */
+export const SESSION_STATE: unique symbol = Symbol('express-kernel.session');
+/** Whether the session layer left the request's session unstarted (no session cookie). */
+export const SESSION_PENDING: unique symbol = Symbol('express-kernel.sessionPending');
+defineRequestSlot(SESSION_STATE);
+defineRequestSlot(SESSION_PENDING);
 
 /** What a session layer gives the requests it handled (one object per layer, shared). */
 export interface SessionHandle {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session, { Store } from 'express-session';
 import type { RedisStore } from 'connect-redis';
-import { KernelConfigError } from '../kernel/options';
+import { KernelConfigError } from '../config/KernelConfigError';
 import { loadPeer } from '../storage/optionalPeer';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
@@ -9,6 +9,7 @@ import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
 import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle, type SessionRequest } from './previousSession';
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
+import { defineRequestSlot } from '../http/requestSlots';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -18,6 +19,7 @@ declare module 'express-serve-static-core' {
     sessionInfo?: SessionInfo;
   }
 }
+defineRequestSlot('sessionUnavailable');
 
 /** The layer {@link sessionLayer} returns: a request handler plus its store. */
 export interface SessionLayer extends RequestHandler {

@@ -2,9 +2,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
-import { KernelConfigError } from '../kernel/options';
-import { headerText } from '../kernel/routerMiddleware';
+import { KernelConfigError } from '../config/KernelConfigError';
+import { headerText } from '../http/headerText';
 import { canonicalTimeZone } from './timeZones';
+import { defineRequestSlot } from '../http/requestSlots';
 
 /** Where a request's time zone came from, in order of precedence. */
 export type TimeZoneSource = 'user' | 'session' | 'header' | 'cookie' | 'default';
@@ -27,6 +28,8 @@ declare module 'express-serve-static-core' {
     timeZoneInfo?: TimeZoneInfo;
   }
 }
+defineRequestSlot('timeZone');
+defineRequestSlot('timeZoneInfo');
 
 declare module 'express-session' {
   interface SessionData {

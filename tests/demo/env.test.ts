@@ -41,8 +41,8 @@ describe('readDemoEnv(env)', () => {
   });
 });
 
-describe('node dist/server.js refuses a bad environment', () => {
-  const SERVER = path.resolve(__dirname, '..', '..', 'dist', 'server.js');
+describe('node dist/demo/server.js refuses a bad environment', () => {
+  const SERVER = path.resolve(__dirname, '..', '..', 'dist', 'demo', 'server.js');
   const start = (env: Record<string, string>) => {
     if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run the build first`);
     const started = Date.now();

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { isValidHost, isValidHostAndPort, isValidPort, isValidPrefix } from '../../src/http/forwarded';
 import { createKernel, Kernel } from '../../src/kernel/createKernel';
-import { KernelConfigError } from '../../src/kernel/options';
+import { KernelConfigError } from '../../src/config/KernelConfigError';
 import { Route } from '../../src/routing/Route';
 import { RouteCollection } from '../../src/routing/RouteCollection';
 

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { KernelConfigError } from '../../src/kernel/options';
+import { KernelConfigError } from '../../src/config/KernelConfigError';
 import type { CollectorSummary, DataCollector } from '../../src/profiler/collectors/DataCollector';
 import type { Profile } from '../../src/profiler/Profile';
 import type { ProfilerStorage } from '../../src/profiler/storage/ProfilerStorage';

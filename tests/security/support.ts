@@ -5,7 +5,7 @@ import type { KernelOptions } from '../../src/kernel/options';
 import { Route } from '../../src/routing/Route';
 import { RouteCollection } from '../../src/routing/RouteCollection';
 import { accessCheck } from '../../src/security/accessCheck';
-import { bodyParsing } from '../../src/security/bodyParsing';
+import { bodyParsing } from '../../src/http/body/bodyParsing';
 import { firewall } from '../../src/security/firewall';
 import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';

@@ -1,7 +1,7 @@
 /**
  * The README's first command on a clean clone: `git clone` of this checkout's HEAD into a
  * temporary folder, then the command's start part, `npm start` (which builds, then runs
- * `node dist/server.js`), with PORT=0; the server must print its ready line, answer /api with 200
+ * `node dist/demo/server.js`), with PORT=0; the server must print its ready line, answer /api with 200
  * and end with exit code 0 on SIGTERM. A second build must find nothing to compile.
  *
  * The command's install part (`npm ci`) is not run: node_modules is this checkout's, copied by
@@ -76,7 +76,7 @@ describe("the README's first command on a clean clone", () => {
   });
 
   test('a second build with nothing changed compiles nothing (npm start starts at once)', () => {
-    const server = path.join(clone, 'dist', 'server.js');
+    const server = path.join(clone, 'dist', 'demo', 'server.js');
     const before = fs.statSync(server).mtimeMs;
     const run = spawnSync('npm', ['run', 'build'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
     expect(run.status).toBe(0);

@@ -138,7 +138,7 @@ describe('Dockerfile, replayed without Docker', () => {
   });
 
   test('the runtime stage holds the compiled server, the sources its maps name and production dependencies only', () => {
-    expect(fs.existsSync(path.join(built.workdir, 'dist', 'server.js'))).toBe(true);
+    expect(fs.existsSync(path.join(built.workdir, 'dist', 'demo', 'server.js'))).toBe(true);
     expect(fs.existsSync(path.join(built.workdir, 'node_modules', 'express'))).toBe(true);
     expect(fs.existsSync(path.join(built.workdir, 'node_modules', 'typescript'))).toBe(false);
     expect(fs.existsSync(path.join(built.workdir, 'node_modules', 'jest'))).toBe(false);

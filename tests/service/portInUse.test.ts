@@ -1,5 +1,5 @@
 /**
- * `node dist/server.js` started twice on one port: the second reports the port in use as one
+ * `node dist/demo/server.js` started twice on one port: the second reports the port in use as one
  * line on stderr and exits 2, without a stack trace.
  */
 import { spawn } from 'node:child_process';
@@ -9,9 +9,9 @@ import path from 'node:path';
 import { cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, type ServerProcess } from './serverProcess';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const SERVER = path.join(REPO, 'dist', 'server.js');
+const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
 
-describe('node dist/server.js on a port in use', () => {
+describe('node dist/demo/server.js on a port in use', () => {
   let first: ServerProcess | undefined;
   let dir = '';
   let env: NodeJS.ProcessEnv = {};

@@ -1,5 +1,5 @@
 /**
- * The README's run command as a real process: `node dist/server.js` (what
+ * The README's run command as a real process: `node dist/demo/server.js` (what
  * `npm start` runs after its build; `npm test` builds before jest runs), on a
  * free loopback port, driven over real HTTP.
  */
@@ -18,7 +18,7 @@ import {
 } from './serverProcess';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const SERVER = path.join(REPO, 'dist', 'server.js');
+const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
 
 /** The repository's own var/ folder (what `npm start` writes), file by file with size and mtime. */
 function repoVarState(): string[] {
@@ -30,7 +30,7 @@ function repoVarState(): string[] {
   });
 }
 
-describe('node dist/server.js', () => {
+describe('node dist/demo/server.js', () => {
   let server: ServerProcess | undefined;
   let port = 0;
   let base = '';

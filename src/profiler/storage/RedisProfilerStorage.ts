@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../../kernel/options';
+import { KernelConfigError } from '../../config/KernelConfigError';
 import { openRedis, RedisClient } from '../../storage/redis';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import { ClosableProfilerStorage, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';

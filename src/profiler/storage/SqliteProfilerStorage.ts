@@ -4,7 +4,7 @@ import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { resultLimit } from './ProfilerStorage';
 import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
-import { KernelConfigError } from '../../kernel/options';
+import { KernelConfigError } from '../../config/KernelConfigError';
 import { due } from '../../support/due';
 
 /** The file the embedded store uses when given none, relative to the working directory. */

@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../../kernel/options';
+import { KernelConfigError } from '../../config/KernelConfigError';
 import { MemoryProfilerStorage } from './MemoryProfilerStorage';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { RedisProfilerStorage } from './RedisProfilerStorage';

@@ -1,6 +1,6 @@
 import { closestName } from '../../errors/suggest';
 import { profileJson } from '../profileJson';
-import { KernelConfigError } from '../../kernel/options';
+import { KernelConfigError } from '../../config/KernelConfigError';
 import type { Profile } from '../Profile';
 
 /**

@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
-import { BadRequestHttpError, HttpError } from '../http/errors';
-import { invalid, knownKeys, objectOption } from './optionValidation';
+import { BadRequestHttpError, HttpError } from '../errors';
+import { invalid, knownKeys, objectOption } from '../../config/optionValidation';
 
 /** Options of {@link createJsonBodyReader}. */
 export interface JsonBodyReaderOptions {

@@ -1,7 +1,19 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../http/errors';
+import { invalid } from '../../config/optionValidation';
+import { HttpError } from '../errors';
 import { createJsonBodyReader, hasBody, isJsonRequest, JsonBodyReaderOptions } from './JsonBodyReader';
-import { matchedRouteOptions } from './RouteSecurity';
+
+/**
+ * The matched route's `json` option (true: JSON bodies only), or undefined before routing.
+ * @throws KernelConfigError `Invalid option "routes.<name>.options.json"` for a value not a boolean
+ */
+function jsonOnly(req: Request): boolean | undefined {
+  const json = req.kernel?.routeDefinition?.options.json;
+  if (json !== undefined && typeof json !== 'boolean') {
+    throw invalid(`routes.${req.kernel?.route ?? '?'}.options.json`, 'expected true or false', json);
+  }
+  return json;
+}
 
 /** Options of {@link bodyParsing}. */
 export type BodyParsingOptions = JsonBodyReaderOptions;
@@ -17,7 +29,7 @@ export type BodyParsingOptions = JsonBodyReaderOptions;
 export function bodyParsing(options: BodyParsingOptions = {}): RequestHandler {
   const read = createJsonBodyReader(options);
   return function securityBodyParsing(req: Request, res: Response, next: NextFunction) {
-    if (matchedRouteOptions(req)?.json === true && hasBody(req) && !isJsonRequest(req)) {
+    if (jsonOnly(req) === true && hasBody(req) && !isJsonRequest(req)) {
       const type = req.headers['content-type'] ?? 'none';
       return next(new HttpError(415, 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', `Unsupported Media Type: expected application/json, got "${type}".`));
     }

@@ -2,10 +2,10 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import request from 'supertest';
-import { createKernel } from '../../src/kernel/createKernel';
-import { Route } from '../../src/routing/Route';
-import { RouteCollection } from '../../src/routing/RouteCollection';
-import { bodyParsing } from '../../src/security/bodyParsing';
+import { createKernel } from '../../../src/kernel/createKernel';
+import { Route } from '../../../src/routing/Route';
+import { RouteCollection } from '../../../src/routing/RouteCollection';
+import { bodyParsing } from '../../../src/http/body/bodyParsing';
 
 function kernel() {
   const routes = new RouteCollection();

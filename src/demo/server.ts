@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import pino from 'pino';
-import { createDemoKernel } from './demo/app';
-import { DemoEnv, list, readDemoEnv } from './demo/env';
-import { refuseConnect } from './http/connect';
-import { openRedis, RedisClient, withoutPassword } from './storage/redis';
-import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
-import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from './profiler/storage/SqliteProfilerStorage';
-import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
+import { createDemoKernel } from './app';
+import { DemoEnv, list, readDemoEnv } from './env';
+import { refuseConnect } from '../http/connect';
+import { openRedis, RedisClient, withoutPassword } from '../storage/redis';
+import { createProfilerStorage } from '../profiler/storage/createProfilerStorage';
+import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from '../profiler/storage/SqliteProfilerStorage';
+import type { ClosableProfilerStorage } from '../profiler/storage/ProfilerStorage';
 
 /**
  * The demo service (`npm start`). Environment:

@@ -1,9 +1,8 @@
 import { closestName } from '../errors/suggest';
-import { KernelConfigError } from '../kernel/options';
-import { compileRegex, pcreToJs } from '../routing/pcre';
+import { KernelConfigError } from './KernelConfigError';
 
 /**
- * Construction-time checks shared by the security factories. Each failure is a
+ * Construction-time checks shared by the layers' factories. Each failure is a
  * {@link KernelConfigError} (`ERR_CONFIG_INVALID_OPTION`): `Invalid option "<path>": <what>
  * (got <value>).` with the option's full path, e.g. `firewalls[0].pattern`.
  */
@@ -84,28 +83,6 @@ export function integerOption(value: unknown, option: string, fallback: number, 
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw invalid(option, `expected an integer ≥ ${min}`, value);
   return value;
-}
-
-/**
- * A regular expression option: a RegExp is kept; a string is read as a PCRE-like source without
- * delimiters (as in Symfony's YAML: `^/admin`) and compiled.
- * @param flags - flags for string sources, e.g. `i` for hosts
- * @throws KernelConfigError naming the regex error
- */
-export function regexOption(value: unknown, option: string, flags: string): RegExp {
-  if (value instanceof RegExp) return value;
-  if (typeof value !== 'string') throw invalid(option, 'expected a RegExp or a regular expression source such as "^/admin"', value);
-  const compiled = compileRegex(pcreToJs(value), flags);
-  if (compiled instanceof Error) throw invalid(option, `not a valid regular expression: ${compiled.message}`, value);
-  return compiled;
-}
-
-/** @throws KernelConfigError unless `value` is an array of HTTP method tokens; returns them uppercased */
-export function methodsOption(value: unknown, option: string): string[] {
-  return stringListOption(value, option).map((m, i) => {
-    if (!/^[A-Za-z]+$/.test(m)) throw invalid(`${option}[${i}]`, 'expected an HTTP method such as "GET"', m);
-    return m.toUpperCase();
-  });
 }
 
 /**
