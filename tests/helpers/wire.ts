@@ -25,6 +25,7 @@ export interface WireResponse {
 export class WireTimeout extends Error {
   constructor(readonly request: WireRequest, ms: number) {
     super(`no answer within ${ms} ms`);
+    this.name = 'WireTimeout';
   }
 }
 

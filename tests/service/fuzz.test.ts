@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { createDemoKernel, DemoKernel } from '../../src/demo/app';
 import { listen, Listening } from '../helpers/http';
-import { clientRequest, socketRequest, WireRequest, WireResponse } from '../helpers/wire';
+import { clientRequest, socketRequest, WireRequest, WireResponse, WireTimeout } from '../helpers/wire';
 
 /**
  * Hostile input against the demo service over real HTTP on 127.0.0.1: fuzzed methods, paths
@@ -217,7 +217,7 @@ interface Spec {
 
 // ---------------------------------------------------------------- the service
 
-interface Sample { status: number; via: string; ms: number; html: boolean; target: string }
+interface Sample { status: number; via: string; ms: number; html: boolean; method: string; target: string }
 
 interface Service {
   name: string;
@@ -288,6 +288,7 @@ describe('the demo service under fuzzed requests (fast-check, real HTTP on 127.0
       console.log(JSON.stringify({
         requests: stats.length, status: count((x) => String(x.status)), via: count((x) => x.via),
         html: count((x) => String(x.html)), slow,
+        closedWithoutAnswer: count((x) => (x.status === 0 ? x.method : 'answered')),
       }));
     }
     agent.destroy();
@@ -301,7 +302,7 @@ describe('the demo service under fuzzed requests (fast-check, real HTTP on 127.0
         return await clientRequest(service.server, agent, req, TIMEOUT_MS);
       } catch (e) {
         // node's client refused the method, target or a header, or the server closed the socket
-        if ((e as Error).name === 'WireTimeout') throw e;
+        if (e instanceof WireTimeout) throw e;
       }
     }
     return socketRequest(service.server, req, TIMEOUT_MS);
@@ -314,7 +315,7 @@ describe('the demo service under fuzzed requests (fast-check, real HTTP on 127.0
     const res = await send(service, req, raw);
     const ms = performance.now() - started;
     const html = /text\/html/i.test(res.headers['content-type'] ?? '');
-    stats.push({ status: res.status, via: res.via, ms, html, target: req.target });
+    stats.push({ status: res.status, via: res.via, ms, html, method: req.method, target: req.target });
     const where = `${service.name} ${req.method} ${req.target} via ${res.via} → ${res.status}`;
     if (ms > DEADLINE_MS) throw new Error(`answered in ${Math.round(ms)} ms (over ${DEADLINE_MS}): ${where}`);
     if (res.status >= 500) {
