@@ -4,6 +4,7 @@
  * these values are client input: a value that is not what the header means is refused, never
  * pasted into `Location` headers and generated URLs.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 
 /** A DNS name (RFC 1123 labels, `_` allowed as Symfony does), IPv4, or a bracketed IPv6 address. */
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
@@ -28,7 +29,11 @@ export function isValidPort(value: string): boolean {
  *   characters), an IPv4 address or a bracketed IPv6 address
  */
 export function isValidHost(value: string): boolean {
-  return value.length <= 255 && HOST.test(value);
+  if (value.length > 255 || !HOST.test(value)) return false;
+  if (value.startsWith('[')) return isIPv6(value.slice(1, -1));
+  // a last label that is a number makes the WHATWG URL parser read the host as IPv4 (`a.0` fails)
+  const last = value.replace(/\.$/, '').split('.').pop() ?? '';
+  return !/^(?:\d+|0x[0-9a-f]*)$/i.test(last) || isIPv4(value.replace(/\.$/, ''));
 }
 
 /**

@@ -85,11 +85,16 @@ describe('every page escapes what it echoes', () => {
   test('the toolbar loader escapes the base URL a trusted proxy sends', async () => {
     const k = bareKernel({ trustedProxies: ['127.0.0.1', '::ffff:127.0.0.1', '::1'] });
     const s = await listen(k);
-    const res = await rawRequest(s, { method: 'GET', target: '/', headers: { 'X-Forwarded-Prefix': `/app${IMG}` } });
+    // a prefix that is no path is refused (400), and the error page does not echo it raw
+    const refused = await rawRequest(s, { method: 'GET', target: '/', headers: { 'X-Forwarded-Prefix': `/app${IMG}` } });
+    // quotes and ampersands are path characters: accepted, and escaped where the loader echoes them
+    const res = await rawRequest(s, { method: 'GET', target: '/', headers: { 'X-Forwarded-Prefix': "/app'&x='" } });
     await s.close();
     await k.close();
+    expect(refused.status).toBe(400);
+    expect(unescaped(refused.body)).toEqual([]);
     expect(res.status).toBe(200);
     expect(res.body).toContain('ek-wdt');
-    expect(unescaped(res.body)).toEqual([]);
+    expect(res.body).not.toContain("/app'&x='");
   });
 });
