@@ -5,6 +5,7 @@ import { createDemoKernel, DEMO_DEFAULTS } from './demo/app';
 import { openRedis, RedisClient } from './storage/redis';
 import { createProfilerStorage } from './profiler/storage/createProfilerStorage';
 import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage';
+import { GracefulShutdown, parseShutdownTimeout } from './http/gracefulShutdown';
 
 /**
  * The demo service (`npm start`). Environment:
@@ -17,7 +18,10 @@ import type { ClosableProfilerStorage } from './profiler/storage/ProfilerStorage
  * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`;
  * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
- * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
+ * - `SHUTDOWN_TIMEOUT_MS`: the grace period of a shutdown (default 10000).
+ * SIGTERM and SIGINT drain the server (see GracefulShutdown): requests already received are
+ * answered with `Connection: close`; exit code 0, or 1 when the grace period was over and
+ * requests were cut. `/healthz` and `/readyz` (503 while draining) answer outside the kernel.
  */
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -49,8 +53,10 @@ async function main(): Promise<void> {
   let redis: RedisClient | undefined;
   let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
+  let shutdown: GracefulShutdown;
   const debug = debugText === '1' || debugText === 'true';
   try {
+    shutdown = new GracefulShutdown({ timeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS), logger });
     if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') redis = await openRedis(env.REDIS_URL, 'REDIS_URL');
     if (debug) profilerStorage = await createProfilerStorage({ sqlitePath: env.PROFILER_SQLITE ?? 'var/profiler.sqlite', redisUrl: env.REDIS_URL || undefined });
     kernel = createDemoKernel({
@@ -71,7 +77,7 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const server = http.createServer({ requireHostHeader: false }, kernel);
+  const server = shutdown.attach(http.createServer({ requireHostHeader: false }, shutdown.handle(kernel)));
   server.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);
@@ -85,11 +91,10 @@ async function main(): Promise<void> {
   });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]).then(() => process.exit(0));
+    void shutdown.shutdown().then(async ({ cut }) => {
+      await Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]);
+      process.exit(cut > 0 ? 1 : 0);
     });
-    server.closeIdleConnections();
-    setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 5000).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -8,3 +8,5 @@ export type { RequestUri, TrustFunction } from './RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRenderer';
 export type { ExceptionData, ErrorRenderOptions } from './ErrorRenderer';
 export { securityHeaders } from './securityHeaders';
+export { GracefulShutdown, parseShutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './gracefulShutdown';
+export type { GracefulShutdownOptions, ShutdownResult } from './gracefulShutdown';
