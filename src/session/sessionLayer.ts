@@ -9,6 +9,7 @@ import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
 import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle, type SessionRequest } from './previousSession';
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
+import { SaveGuard, withStoreDeadlines } from './storeGuards';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -91,6 +92,7 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
 export function sessionLayer(options: SessionOptions): SessionLayer {
   const o = resolveSessionOptions(options);
   const { store, available, close } = openStore(o);
+  withStoreDeadlines(store, o.timeoutMs);
   const loaded = new WeakSet<object>();
   const createSession = store.createSession.bind(store);
   store.createSession = (req, data) => {
@@ -119,6 +121,7 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
     req.sessionUnavailable = true;
     o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
   };
+  const saveGuard = new SaveGuard((req, err) => unavailable(req, err, 'while saving the session; answered 503, no cookie'));
 
   /**
    * Runs express-session for `req`; `loaded` is called once, when `req.session` is ready (or
@@ -141,8 +144,11 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
         unavailable(req, err, 'while loading the session; continuing without a session');
         delete (req as { session?: unknown }).session;
       }
+      saveGuard.loaded(req);
       loaded();
     });
+    // express-session wrapped res.end synchronously; ours goes over it
+    saveGuard.install(req, res);
   };
 
   // A request without a session cookie gets a lazy `req.session`: express-session runs when
