@@ -29,7 +29,9 @@ export class BookRepository {
     const next = db.prepare<[{ title: string; featured: number }], Row>(`INSERT INTO books (id, title, featured)
       SELECT COALESCE(MAX(CAST(id AS INTEGER)), 0) + 1, @title, @featured FROM books WHERE id GLOB '[0-9]*'
       RETURNING id, title, featured`);
-    this.insertNext = db.transaction((title: string, featured: boolean) => next.get({ title, featured: featured ? 1 : 0 }));
+    this.insertNext = db.transaction(
+      (title: string, featured: boolean) => next.get({ title, featured: featured ? 1 : 0 }),
+    );
   }
 
   /** Adds the given books when the table is empty (first start); another process seeding at once adds nothing. */
@@ -50,13 +52,14 @@ export class BookRepository {
 
   /** All books, by numeric id then id. */
   all(): Book[] {
-    return sqliteCall('Book', () => (this.db.prepare('SELECT id, title, featured FROM books ORDER BY CAST(id AS INTEGER), id').all() as Row[])
-      .map(toBookRow));
+    const sql = 'SELECT id, title, featured FROM books ORDER BY CAST(id AS INTEGER), id';
+    return sqliteCall('Book', () => this.db.prepare(sql).all() as Row[]).map(toBookRow);
   }
 
   /** The book, or null. */
   find(id: string): Book | null {
-    const r = sqliteCall('Book', () => this.db.prepare('SELECT id, title, featured FROM books WHERE id = ?').get(id) as Row | undefined);
+    const sql = 'SELECT id, title, featured FROM books WHERE id = ?';
+    const r = sqliteCall('Book', () => this.db.prepare(sql).get(id) as Row | undefined);
     return r === undefined ? null : toBookRow(r);
   }
 
@@ -75,8 +78,10 @@ export class BookRepository {
 
   /** Inserts or replaces the book with this id (PUT). */
   save(book: Book): Book {
-    sqliteCall('Book', () => this.db.prepare('INSERT INTO books (id, title, featured) VALUES (@id, @title, @featured) ON CONFLICT(id) DO UPDATE SET title = excluded.title, featured = excluded.featured')
-      .run({ id: book.id, title: book.title, featured: book.featured ? 1 : 0 }));
+    const sql = `INSERT INTO books (id, title, featured) VALUES (@id, @title, @featured)
+      ON CONFLICT(id) DO UPDATE SET title = excluded.title, featured = excluded.featured`;
+    const row = { id: book.id, title: book.title, featured: book.featured ? 1 : 0 };
+    sqliteCall('Book', () => this.db.prepare(sql).run(row));
     return book;
   }
 

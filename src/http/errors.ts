@@ -107,6 +107,7 @@ export class TooManyRequestsHttpError extends HttpError {
 export class ServiceUnavailableHttpError extends HttpError {
   override name = 'ServiceUnavailableHttpError';
   constructor(message: string, options: HttpErrorOptions = {}) {
-    super(503, 'ERR_HTTP_SERVICE_UNAVAILABLE', message, { ...options, headers: { 'Retry-After': '5', ...(options.headers ?? {}) } });
+    const headers = { 'Retry-After': '5', ...(options.headers ?? {}) };
+    super(503, 'ERR_HTTP_SERVICE_UNAVAILABLE', message, { ...options, headers });
   }
 }

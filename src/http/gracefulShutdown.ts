@@ -161,7 +161,9 @@ export class GracefulShutdown {
     this.closeIdle();
     const idle = new Promise<void>((resolve) => { this.onIdle = resolve; this.check(); });
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), this.timeoutMs); });
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
+    });
     const outcome = await Promise.race([idle, deadline]);
     clearTimeout(timer);
     let cut = 0;

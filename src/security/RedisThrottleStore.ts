@@ -46,7 +46,10 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
-    const reply = await withDeadline('Login throttling', this.timeoutMs, () => this.client.eval(HIT, { keys: [this.prefix + key], arguments: [String(Math.round(windowSeconds * 1000))] }));
+    const keys = [this.prefix + key];
+    const args = [String(Math.round(windowSeconds * 1000))];
+    const hit = () => this.client.eval(HIT, { keys, arguments: args });
+    const reply = await withDeadline('Login throttling', this.timeoutMs, hit);
     const [count, ttl] = reply as unknown as [number, number];
     return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }

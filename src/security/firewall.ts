@@ -35,7 +35,9 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
   if (session === undefined || session[key] === identifier) return;
   const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie'));
   await new Promise<void>((resolve, reject) => session.regenerate((err) => (err === undefined || err === null ? resolve() : reject(err))))
-    .catch((e: unknown) => { throw new StorageUnavailableError('Session', 'regenerating the session failed', { cause: e }); });
+    .catch((e: unknown) => {
+      throw new StorageUnavailableError('Session', 'regenerating the session failed', { cause: e });
+    });
   const fresh = sessionOf(req) ?? session;
   Object.assign(fresh, data, { [key]: identifier });
 }

@@ -71,7 +71,8 @@ export interface ResolvedSessionOptions {
   readonly timeoutMs: number;
 }
 
-const KNOWN = ['secret', 'store', 'sqlitePath', 'redis', 'redisPrefix', 'name', 'ttlSeconds', 'cookieLifetimeSeconds', 'cookiePath', 'cookieDomain', 'pruneIntervalSeconds', 'environment', 'logger', 'timeoutMs'];
+const KNOWN = ['secret', 'store', 'sqlitePath', 'redis', 'redisPrefix', 'name', 'ttlSeconds', 'cookieLifetimeSeconds', 'cookiePath', 'cookieDomain', 'pruneIntervalSeconds', 'environment', 'logger',
+  'timeoutMs'];
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MIN_SECRET = 32;
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
@@ -142,7 +143,8 @@ export function resolveSessionOptions(options: SessionOptions): ResolvedSessionO
   }
   const timeoutMs = options.timeoutMs ?? 1000;
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60000) {
-    throw new KernelConfigError('session.timeoutMs', `expected an integer of milliseconds from 1 to 60000 (got ${show(timeoutMs)}).`);
+    const fix = `expected an integer of milliseconds from 1 to 60000 (got ${show(timeoutMs)}).`;
+    throw new KernelConfigError('session.timeoutMs', fix);
   }
   return Object.freeze({
     timeoutMs,

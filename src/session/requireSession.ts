@@ -20,6 +20,8 @@ export function requireSession(req: Request): Session & Partial<SessionData> {
     throw new Error('requireSession() needs the session layer: pass sessionLayer({ … }) as layers.session to createKernel.');
   }
   const session = (req as { session?: Session & Partial<SessionData> }).session;
-  if (req.sessionUnavailable === true || session === undefined) throw new StorageUnavailableError('Session', 'the session store failed or is down for this request');
+  if (req.sessionUnavailable === true || session === undefined) {
+    throw new StorageUnavailableError('Session', 'the session store failed or is down for this request');
+  }
   return session;
 }

@@ -121,7 +121,9 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
     req.sessionUnavailable = true;
     o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
   };
-  const saveGuard = new SaveGuard((req, err) => unavailable(req, err, 'while saving the session; answered 503, no cookie'));
+  const saveGuard = new SaveGuard((req, err) => {
+    unavailable(req, err, 'while saving the session; answered 503, no cookie');
+  });
 
   /**
    * Runs express-session for `req`; `loaded` is called once, when `req.session` is ready (or

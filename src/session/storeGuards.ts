@@ -36,7 +36,8 @@ export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          if (err !== undefined && err !== null && (err as { code?: unknown }).code !== 'ENOENT') cb?.(storageUnavailable('Session', err));
+          const failed = err !== undefined && err !== null && (err as { code?: unknown }).code !== 'ENOENT';
+          if (failed) cb?.(storageUnavailable('Session', err));
           else cb?.(err, value);
         });
       },
@@ -87,7 +88,8 @@ export class SaveGuard {
         this.onFailure(req, error);
         delete (req as { session?: unknown }).session;
         for (const name of REPRESENTATION_HEADERS) res.removeHeader(name);
-        const body = JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: error.message });
+        const problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: error.message };
+        const body = JSON.stringify(problem);
         res.statusCode = 503;
         res.setHeader('Content-Type', 'application/problem+json');
         res.setHeader('Cache-Control', 'no-cache, private');

@@ -68,7 +68,7 @@ export async function openRedis<C extends RedisClient = RedisClient>(
 ): Promise<C> {
   const timeout = options.commandTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeout) || timeout < 1) {
-    throw new Error(`Invalid option "commandTimeoutMs": expected an integer of milliseconds ≥ 1, got ${String(timeout)}.`);
+    throw new Error(`Invalid option "commandTimeoutMs": expected an integer of milliseconds ≥ 1, got ${timeout}.`);
   }
   const { createClient: create } = loadPeer<{ createClient: typeof createClient }>('redis');
   let connectedOnce = false;

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess } from '../service/serverProcess';
+import {
+  cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
+} from '../service/serverProcess';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'server.js');
@@ -56,7 +58,8 @@ describe('two processes on one SQLite file', () => {
 
   test(`${N} concurrent POST /api/books: every 201 has its own id and every one is stored`, async () => {
     const agents = ports.map(() => new http.Agent({ keepAlive: true, maxSockets: 16 }));
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => post(agents[i % 2], ports[i % 2], `book ${i}`)));
+    const posts = Array.from({ length: N }, (_, i) => post(agents[i % 2], ports[i % 2], `book ${i}`));
+    const results = await Promise.all(posts);
     for (const a of agents) a.destroy();
     const statuses = new Map<number, number>();
     for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);

@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess } from '../service/serverProcess';
+import {
+  cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
+} from '../service/serverProcess';
 import { RawConnection, startSlowUpload, trickle } from './rawHttp';
 
 const REPO = path.resolve(__dirname, '..', '..');

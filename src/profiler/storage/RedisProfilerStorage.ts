@@ -110,7 +110,8 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
    */
   static async open(url: string, options: RedisProfilerStorageOptions = {}): Promise<RedisProfilerStorage> {
     resolveRetention(options, ['keyPrefix', 'timeoutMs']); // fail on bad options before connecting
-    const client = await openRedis(url, `${OPTION_PREFIX}redisUrl`, { commandTimeoutMs: storeTimeout(options.timeoutMs) });
+    const commandTimeoutMs = storeTimeout(options.timeoutMs);
+    const client = await openRedis(url, `${OPTION_PREFIX}redisUrl`, { commandTimeoutMs });
     try {
       return new RedisProfilerStorage(client, options, true);
     } catch (e) {
@@ -223,7 +224,9 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
 function storeTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_STORAGE_TIMEOUT_MS;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new KernelConfigError(`${OPTION_PREFIX}timeoutMs`, `expected an integer of milliseconds ≥ 1, e.g. 1000 (got ${JSON.stringify(value)}).`);
+    const got = JSON.stringify(value) ?? String(value);
+    const fix = `expected an integer of milliseconds ≥ 1, e.g. 1000 (got ${got}).`;
+    throw new KernelConfigError(`${OPTION_PREFIX}timeoutMs`, fix);
   }
   return value;
 }

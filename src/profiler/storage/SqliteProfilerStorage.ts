@@ -237,7 +237,8 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       // BEGIN IMMEDIATE: the caps are read and enforced under the write lock, whichever process writes
       this.writeAndEvict.immediate([...batch.values()].map((q) => q.row));
     } catch (e) {
-      failure = isSqliteUnavailable(e) ? storageUnavailable('Profiler', e) : (e ?? new Error('profiler store write failed'));
+      failure = isSqliteUnavailable(e) ? storageUnavailable('Profiler', e)
+        : (e ?? new Error('profiler store write failed'));
     }
     for (const q of batch.values()) {
       for (const [resolve, reject] of q.settle) {
