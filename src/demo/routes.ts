@@ -72,7 +72,7 @@ export function createDemoRoutes(books?: BookRepository): RouteCollection {
     options: { securityPostDenormalize: featuredOnlyByAdmin, securityMessage: 'Only an admin may feature a book.' } satisfies SecuredRouteOptions,
     controller: (req, res) => {
       if (books === undefined) { res.status(201).json({ id: 2, created: true }); return; }
-      const book = books.save(toBook(books.nextId(), req.denormalized?.object ?? {}));
+      const book = books.create(toBook('', req.denormalized?.object ?? {}));
       res.status(201).json({ ...book, created: true });
     },
   }));

@@ -8,6 +8,7 @@ import { openRedis, RedisClient, withoutPassword } from '../storage/redis';
 import { createProfilerStorage } from '../profiler/storage/createProfilerStorage';
 import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from '../profiler/storage/SqliteProfilerStorage';
 import type { ClosableProfilerStorage } from '../profiler/storage/ProfilerStorage';
+import { GracefulShutdown, parseShutdownTimeout } from '../http/gracefulShutdown';
 
 /**
  * The demo service (`npm start`). Environment:
@@ -24,7 +25,10 @@ import type { ClosableProfilerStorage } from '../profiler/storage/ProfilerStorag
  * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`;
  * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
- * SIGTERM and SIGINT close the server gracefully (in-flight requests finish, exit code 0).
+ * - `SHUTDOWN_TIMEOUT_MS`: the grace period of a shutdown (default 10000).
+ * SIGTERM and SIGINT drain the server (see GracefulShutdown): requests already received are
+ * answered with `Connection: close`; exit code 0, or 1 when the grace period was over and
+ * requests were cut. `/healthz` and `/readyz` (503 while draining) answer outside the kernel.
  */
 /** The demo's SQLite file (books, sessions, throttling) when SQLITE_PATH is unset. */
 const DEFAULT_DEMO_SQLITE = 'var/demo.sqlite';
@@ -61,8 +65,10 @@ async function main(): Promise<void> {
   let redis: RedisClient | undefined;
   let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
+  let shutdown: GracefulShutdown;
   const debug = demoEnv.debug;
   try {
+    shutdown = new GracefulShutdown({ timeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT_MS), logger });
     if (demoEnv.redisUrl !== undefined) redis = await openRedis(demoEnv.redisUrl, 'REDIS_URL');
     const profilerSqlite = env.PROFILER_SQLITE ?? DEFAULT_PROFILER_SQLITE;
     if (debug) {
@@ -87,7 +93,7 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const server = refuseConnect(http.createServer({ requireHostHeader: false }, kernel));
+  const server = refuseConnect(shutdown.attach(http.createServer({ requireHostHeader: false }, shutdown.handle(kernel))));
   server.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);
@@ -101,11 +107,10 @@ async function main(): Promise<void> {
   });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]).then(() => process.exit(0));
+    void shutdown.shutdown().then(async ({ cut }) => {
+      await Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]);
+      process.exit(cut > 0 ? 1 : 0);
     });
-    server.closeIdleConnections();
-    setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 5000).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

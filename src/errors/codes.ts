@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, template: '%s' },
   ERR_HTTP_TOO_MANY_REQUESTS: { status: 429, template: '%s' },
   ERR_HTTP_SERVICE_UNAVAILABLE: { status: 503, template: '%s' },
+  ERR_HTTP_STORAGE_UNAVAILABLE: { status: 503, template: '%s storage is unavailable.' },
   ERR_HTTP_INTERNAL: { status: 500, template: '%s' },
   ERR_PROFILER_PANEL_NOT_FOUND: { status: 404, template: 'Panel "%s" is not available for token "%s".' },
   ERR_CONFIG_INVALID_OPTION: { status: undefined, template: 'Invalid option "%s": %s' },

@@ -100,10 +100,14 @@ export class TooManyRequestsHttpError extends HttpError {
   }
 }
 
-/** 503 (Symfony `ServiceUnavailableHttpException`), e.g. when the session store is down. */
+/**
+ * 503 with `Retry-After` (Symfony `ServiceUnavailableHttpException`), e.g. when login throttling's
+ * store is down; `Retry-After` is 5 seconds unless `options.headers` gives one.
+ */
 export class ServiceUnavailableHttpError extends HttpError {
   override name = 'ServiceUnavailableHttpError';
   constructor(message: string, options: HttpErrorOptions = {}) {
-    super(503, 'ERR_HTTP_SERVICE_UNAVAILABLE', message, options);
+    const headers = { 'Retry-After': '5', ...(options.headers ?? {}) };
+    super(503, 'ERR_HTTP_SERVICE_UNAVAILABLE', message, { ...options, headers });
   }
 }

@@ -13,3 +13,5 @@ export { bodyParsing } from './body/bodyParsing';
 export type { BodyParsingOptions } from './body/bodyParsing';
 export { createJsonBodyReader, JSON_TYPES } from './body/JsonBodyReader';
 export type { JsonBodyReader, JsonBodyReaderOptions } from './body/JsonBodyReader';
+export { GracefulShutdown, parseShutdownTimeout, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './gracefulShutdown';
+export type { GracefulShutdownOptions, ShutdownResult } from './gracefulShutdown';

@@ -1,11 +1,17 @@
 import type { RedisClient } from '../storage/redis';
+import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../storage/StorageUnavailableError';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
-import { knownKeys, objectOption, stringOption } from '../config/optionValidation';
+import { invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
 /** Options of {@link RedisThrottleStore}. */
 export interface RedisThrottleStoreOptions {
   /** Prefix of every key. @default 'express-kernel:login-throttling:' */
   prefix?: string;
+  /**
+   * The deadline of each hit or reset, in milliseconds: past it (a stalled Redis) the call rejects
+   * with a `StorageUnavailableError` and login throttling answers 503. @default 1000
+   */
+  timeoutMs?: number;
 }
 
 /** INCR, start the window on the first hit, read the time left: one atomic script. */
@@ -22,23 +28,33 @@ return {tonumber(count), redis.call('PTTL', KEYS[1])}`;
 
 /**
  * A {@link ThrottleStore} in Redis (`openRedis(url)`): every instance on the same Redis shares
- * counters; windows expire with Redis's own TTL, so clocks need not agree. When Redis is down,
- * hits fail and login throttling answers 503.
+ * counters; windows expire with Redis's own TTL, so clocks need not agree. When Redis is down or
+ * stalled past `timeoutMs`, hits reject with a `StorageUnavailableError` and login throttling
+ * answers 503.
  */
 export class RedisThrottleStore implements ThrottleStore {
   private readonly prefix: string;
+  private readonly timeoutMs: number;
 
   /**
    * @param client - a connected client (`openRedis(url)`)
-   * @throws KernelConfigError `Invalid option "prefix": …`
+   * @param options - key prefix and deadline
+   * @throws KernelConfigError `Invalid option "prefix": …` or `Invalid option "timeoutMs": …`
    */
   constructor(private readonly client: Pick<RedisClient, 'eval' | 'del'>, options: RedisThrottleStoreOptions = {}) {
-    knownKeys(objectOption(options, 'options'), ['prefix'], '');
+    knownKeys(objectOption(options, 'options'), ['prefix', 'timeoutMs'], '');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
+    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs < 1) {
+      throw invalid('timeoutMs', 'expected an integer of milliseconds ≥ 1', this.timeoutMs);
+    }
     this.prefix = options.prefix === undefined ? 'express-kernel:login-throttling:' : stringOption(options.prefix, 'prefix');
   }
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
-    const reply = await this.client.eval(HIT, { keys: [this.prefix + key], arguments: [String(Math.round(windowSeconds * 1000))] });
+    const keys = [this.prefix + key];
+    const args = [String(Math.round(windowSeconds * 1000))];
+    const hit = () => this.client.eval(HIT, { keys, arguments: args });
+    const reply = await withDeadline('Login throttling', this.timeoutMs, hit);
     const [count, ttl] = reply as unknown as [number, number];
     return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
@@ -50,6 +66,6 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async reset(key: string): Promise<void> {
-    await this.client.del(this.prefix + key);
+    await withDeadline('Login throttling', this.timeoutMs, () => this.client.del(this.prefix + key));
   }
 }

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from '../storage/sqlite';
+import { sqliteCall, type SqliteDatabase } from '../storage/sqlite';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
 import { invalid, knownKeys, objectOption } from '../config/optionValidation';
 
@@ -13,8 +13,9 @@ export interface SqliteThrottleStoreOptions {
 
 /**
  * A {@link ThrottleStore} in an SQLite database (open it with `openSqlite`): processes that open
- * the same file share counters. Each hit is one atomic upsert; expired rows are deleted every
- * 1000 hits.
+ * the same file share counters. Each hit is one atomic upsert (safe with several processes on one
+ * file; give the connection a `busy_timeout`, as `openSqlite` does); expired rows are deleted every
+ * 1000 hits. A read-only, full or locked database throws a `StorageUnavailableError` (503).
  */
 export class SqliteThrottleStore implements ThrottleStore {
   private readonly upsert: Statement<[{ key: string; now: number; expiresAt: number }], { count: number; expires_at: number }>;
@@ -46,8 +47,10 @@ export class SqliteThrottleStore implements ThrottleStore {
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
     const now = this.now();
-    if (++this.hits % 1000 === 0) this.prune.run(now);
-    const row = this.upsert.get({ key, now, expiresAt: now + windowSeconds * 1000 });
+    const row = sqliteCall('Login throttling', () => {
+      if (++this.hits % 1000 === 0) this.prune.run(now);
+      return this.upsert.get({ key, now, expiresAt: now + windowSeconds * 1000 });
+    });
     if (row === undefined) throw new Error('SQLite upsert returned no row');
     return { count: row.count, retryAfterSeconds: Math.max(0, row.expires_at - now) / 1000 };
   }
@@ -59,6 +62,6 @@ export class SqliteThrottleStore implements ThrottleStore {
   }
 
   async reset(key: string): Promise<void> {
-    this.remove.run(key);
+    sqliteCall('Login throttling', () => this.remove.run(key));
   }
 }

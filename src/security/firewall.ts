@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ServiceUnavailableHttpError } from '../http/errors';
+import { StorageUnavailableError } from '../storage/StorageUnavailableError';
 import { badCredentials, isAuthenticationError } from './AuthenticationError';
 import type { Authenticator } from './Authenticator';
 import { denyAccess, failAuthentication, rememberEntryPoint } from './ExceptionListener';
@@ -24,18 +24,20 @@ function sessionOf(req: Request, create = true): SessionLike | undefined {
  * Symfony's `migrate` session strategy (`SessionStrategyListener`): when the authenticated user
  * changes, the session gets a new id (the old one is destroyed, against fixation), keeps its
  * data, and remembers the new user. Without a session layer there is nothing to do.
- * @throws ServiceUnavailableHttpError (503) `Session storage is unavailable.` when the session
+ * @throws StorageUnavailableError (503) `Session storage is unavailable.` when the session
  *   layer flagged the store as down (`req.sessionUnavailable`), or when regenerating fails
  */
 async function migrateSession(req: Request, key: string, identifier: string): Promise<void> {
   const session = sessionOf(req);
   if (session === undefined && (req as { sessionUnavailable?: boolean }).sessionUnavailable === true) {
-    throw new ServiceUnavailableHttpError('Session storage is unavailable.');
+    throw new StorageUnavailableError('Session', 'the session layer flagged the store as down');
   }
   if (session === undefined || session[key] === identifier) return;
   const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie'));
   await new Promise<void>((resolve, reject) => session.regenerate((err) => (err === undefined || err === null ? resolve() : reject(err))))
-    .catch((e: unknown) => { throw new ServiceUnavailableHttpError('Session storage is unavailable.', { cause: e }); });
+    .catch((e: unknown) => {
+      throw new StorageUnavailableError('Session', 'regenerating the session failed', { cause: e });
+    });
   const fresh = sessionOf(req) ?? session;
   Object.assign(fresh, data, { [key]: identifier });
 }
@@ -89,6 +91,10 @@ function handle(config: ResolvedFirewallOptions, req: Request, res: Response, ne
 
   // only a session the request came with is read: an anonymous request starts none
   const session = fw.stateless ? undefined : sessionOf(req, false);
+  // the request came with a session the store could not load: who it is is unknown, not anonymous
+  if (!fw.stateless && session === undefined && req.sessionUnavailable === true) {
+    return void next(new StorageUnavailableError('Session', 'the session could not be loaded'));
+  }
   const remembered = session?.[fw.sessionKey];
   const restore = typeof remembered === 'string' && fw.provider !== undefined;
   const authenticator = fw.authenticators.find((a) => a.supports(req));

@@ -45,6 +45,12 @@ export interface SessionOptions {
   environment?: string;
   /** A pino logger for store failures. @default none */
   logger?: Logger;
+  /**
+   * The deadline of each store operation (load, save, touch, destroy), in milliseconds, from 1 to
+   * 60000: past it the store counts as unavailable (a stalled Redis answers 503, never hangs).
+   * @default 1000
+   */
+  timeoutMs?: number;
 }
 
 /** {@link SessionOptions} validated, with defaults applied. Frozen. */
@@ -62,9 +68,11 @@ export interface ResolvedSessionOptions {
   readonly pruneIntervalSeconds: number;
   readonly environment: string;
   readonly logger?: Logger;
+  readonly timeoutMs: number;
 }
 
-const KNOWN = ['secret', 'store', 'sqlitePath', 'redis', 'redisPrefix', 'name', 'ttlSeconds', 'cookieLifetimeSeconds', 'cookiePath', 'cookieDomain', 'pruneIntervalSeconds', 'environment', 'logger'];
+const KNOWN = ['secret', 'store', 'sqlitePath', 'redis', 'redisPrefix', 'name', 'ttlSeconds', 'cookieLifetimeSeconds', 'cookiePath', 'cookieDomain', 'pruneIntervalSeconds', 'environment', 'logger',
+  'timeoutMs'];
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MIN_SECRET = 32;
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
@@ -133,7 +141,13 @@ export function resolveSessionOptions(options: SessionOptions): ResolvedSessionO
   if (options.logger !== undefined && typeof (options.logger as { warn?: unknown }).warn !== 'function') {
     throw new KernelConfigError('session.logger', 'expected a pino logger.');
   }
+  const timeoutMs = options.timeoutMs ?? 1000;
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60000) {
+    const fix = `expected an integer of milliseconds from 1 to 60000 (got ${show(timeoutMs)}).`;
+    throw new KernelConfigError('session.timeoutMs', fix);
+  }
   return Object.freeze({
+    timeoutMs,
     secrets, store, sqlitePath, redis, redisPrefix, name,
     ttlSeconds: options.ttlSeconds ?? 86400,
     cookieLifetimeSeconds: options.cookieLifetimeSeconds,

@@ -10,6 +10,7 @@ import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STAT
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
 import { defineRequestSlot } from '../http/requestSlots';
+import { SaveGuard, withStoreDeadlines } from './storeGuards';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -93,6 +94,7 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
 export function sessionLayer(options: SessionOptions): SessionLayer {
   const o = resolveSessionOptions(options);
   const { store, available, close } = openStore(o);
+  withStoreDeadlines(store, o.timeoutMs);
   const loaded = new WeakSet<object>();
   const createSession = store.createSession.bind(store);
   store.createSession = (req, data) => {
@@ -121,6 +123,9 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
     req.sessionUnavailable = true;
     o.logger?.warn({ err, store: o.store }, `session store failed ${when}`);
   };
+  const saveGuard = new SaveGuard((req, err) => {
+    unavailable(req, err, 'while saving the session; answered 503, no cookie');
+  });
 
   /**
    * Runs express-session for `req`; `loaded` is called once, when `req.session` is ready (or
@@ -143,8 +148,11 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
         unavailable(req, err, 'while loading the session; continuing without a session');
         delete (req as { session?: unknown }).session;
       }
+      saveGuard.loaded(req);
       loaded();
     });
+    // express-session wrapped res.end synchronously; ours goes over it
+    saveGuard.install(req, res);
   };
 
   // A request without a session cookie gets a lazy `req.session`: express-session runs when

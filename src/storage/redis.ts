@@ -1,5 +1,15 @@
 import type { createClient } from 'redis';
 import { loadPeer } from './optionalPeer';
+import { DEFAULT_STORAGE_TIMEOUT_MS } from './StorageUnavailableError';
+
+/** Options of {@link openRedis}. */
+export interface OpenRedisOptions {
+  /**
+   * The deadline of every command, in milliseconds: a stalled Redis (a paused process, a full
+   * network buffer) fails the command after it instead of hanging the request. @default 1000
+   */
+  commandTimeoutMs?: number;
+}
 
 /**
  * A connected node-redis client (`redis` 5 or 6, `createClient()`), as far as the kernel uses it.
@@ -50,21 +60,30 @@ export function withoutPassword(url: string): string {
 /**
  * Connects to Redis (the official `redis` client, an optional peer dependency loaded here on first
  * use). The client reconnects by itself after a failure; commands fail fast while it is down (no
- * offline queue), so callers can answer 503.
+ * offline queue), and every command has a deadline (`commandTimeoutMs`), so a stalled Redis fails
+ * fast too and callers can answer 503; when Redis answers again, so does the client.
  * @param url - e.g. `redis://127.0.0.1:6379`
  * @param option - the option name to blame in the error message @default 'REDIS_URL'
+ * @param options - see {@link OpenRedisOptions}
  * @typeParam C - the type to see the client as; give `RedisClientType` (or
  *   `ReturnType<typeof createClient>`) from `redis` for its full command set
  * @returns the connected client
  * @throws MissingPeerDependencyError `redis is not installed: npm install redis (…)`
  * @throws Error `Invalid option "<option>": cannot connect to Redis at "<url>": <reason>`
  */
-export async function openRedis<C extends RedisClient = RedisClient>(url: string, option = 'REDIS_URL'): Promise<C> {
+export async function openRedis<C extends RedisClient = RedisClient>(
+  url: string, option = 'REDIS_URL', options: OpenRedisOptions = {},
+): Promise<C> {
+  const timeout = options.commandTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeout) || timeout < 1) {
+    throw new Error(`Invalid option "commandTimeoutMs": expected an integer of milliseconds ≥ 1, got ${timeout}.`);
+  }
   const { createClient: create } = loadPeer<{ createClient: typeof createClient }>('redis');
   let connectedOnce = false;
   const client = create({
     url,
     disableOfflineQueue: true,
+    commandOptions: { timeout },
     socket: {
       connectTimeout: 2000,
       // the first connection fails fast (a start-up error); after that, reconnect for ever

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadPeer } from './optionalPeer';
+import { storageUnavailable } from './StorageUnavailableError';
 
 /** An open embedded SQLite database (better-sqlite3). */
 export type SqliteDatabase = Database.Database;
@@ -48,5 +49,41 @@ export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase 
     return db;
   } catch (e) {
     throw new Error(`Invalid option "${option}": cannot open SQLite database "${file}": ${(e as Error).message}`);
+  }
+}
+
+/**
+ * SQLite result codes that mean the store cannot serve now, rather than a bug in the query: a
+ * read-only or full database, a lock held past `busy_timeout`, an I/O error, a file that cannot
+ * be opened.
+ */
+const UNAVAILABLE_CODES = /^SQLITE_(READONLY|FULL|BUSY|LOCKED|IOERR|CANTOPEN|NOMEM|PROTOCOL)/;
+
+/**
+ * Whether an error thrown by better-sqlite3 means the database is unavailable (see above), or
+ * the connection is closed.
+ * @param error - what a statement threw
+ */
+export function isSqliteUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.test(e.code)) return true;
+  return error instanceof TypeError && e?.message === 'The database connection is not open';
+}
+
+/**
+ * Runs statements against a store kept in SQLite; an outage (see {@link isSqliteUnavailable})
+ * becomes a 503 `StorageUnavailableError` whose reason is SQLite's (`SQLITE_READONLY: attempt to
+ * write a readonly database`), other errors are rethrown as they are.
+ * @param store - the store's name for the message, e.g. `Book` (`Book storage is unavailable.`)
+ * @param work - the synchronous statements
+ * @returns what `work` returned
+ * @throws StorageUnavailableError when the database is unavailable
+ */
+export function sqliteCall<T>(store: string, work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    if (isSqliteUnavailable(e)) throw storageUnavailable(store, e);
+    throw e;
   }
 }

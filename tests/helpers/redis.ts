@@ -10,6 +10,8 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop), for fault tests. */
   restart(): Promise<void>;
+  /** Sends a signal to the server process: SIGSTOP stalls it (connections stay open), SIGCONT resumes it. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 async function freePort(): Promise<number> {
@@ -66,5 +68,6 @@ export async function startRedis(): Promise<TestRedis> {
       await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill('SIGTERM'); });
     },
     restart: start,
+    signal(signal) { child?.kill(signal); },
   };
 }

@@ -1,5 +1,6 @@
 import { KernelConfigError } from '../../config/KernelConfigError';
 import { openRedis, RedisClient } from '../../storage/redis';
+import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import { ClosableProfilerStorage, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';
 import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
@@ -12,6 +13,13 @@ export interface RedisProfilerStorageOptions extends ProfilerStorageOptions {
    * @default 'express-kernel:profiler:'
    */
   keyPrefix?: string;
+  /**
+   * The deadline of each operation, in milliseconds (also the command timeout of the client
+   * {@link RedisProfilerStorage.open} connects): past it the operation rejects with a
+   * `StorageUnavailableError` (503 `Profiler storage is unavailable.`), so a stalled Redis never
+   * holds a response longer. @default 1000
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -64,13 +72,15 @@ const FIND_BATCH = 200;
  * byte cap is exceeded; a hash keeps the summaries `find` filters. A write and its evictions run
  * as one Lua script, so concurrent writers from several instances keep the caps.
  *
- * When Redis is down, every method rejects (the client does not queue commands while offline):
- * the profiler then leaves requests unprofiled, or drops their profile.
+ * When Redis is down or stalled past `timeoutMs`, every method rejects with a
+ * `StorageUnavailableError` (the client does not queue commands while offline): the profiler then
+ * drops the profile (the response goes on), and its pages answer 503.
  */
 export class RedisProfilerStorage implements ClosableProfilerStorage {
   readonly retention: ResolvedRetention;
   readonly keyPrefix: string;
   private readonly keys: { index: string; summaries: string; sizes: string; bytes: string };
+  private readonly timeoutMs: number;
 
   /**
    * @param client - a connected client (`openRedis(url)`); the caller closes it
@@ -79,7 +89,8 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
    * @throws KernelConfigError naming an invalid option
    */
   constructor(private readonly client: RedisClient, options: RedisProfilerStorageOptions = {}, private readonly ownsClient = false) {
-    this.retention = resolveRetention(options, ['keyPrefix']);
+    this.retention = resolveRetention(options, ['keyPrefix', 'timeoutMs']);
+    this.timeoutMs = storeTimeout(options.timeoutMs);
     if (typeof client !== 'object' || client === null || typeof client.eval !== 'function') {
       throw new KernelConfigError(`${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url).');
     }
@@ -98,8 +109,9 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
    * @throws Error `Invalid option "profiler.storage.redisUrl": cannot connect to Redis at …`
    */
   static async open(url: string, options: RedisProfilerStorageOptions = {}): Promise<RedisProfilerStorage> {
-    resolveRetention(options, ['keyPrefix']); // fail on bad options before connecting
-    const client = await openRedis(url, `${OPTION_PREFIX}redisUrl`);
+    resolveRetention(options, ['keyPrefix', 'timeoutMs']); // fail on bad options before connecting
+    const commandTimeoutMs = storeTimeout(options.timeoutMs);
+    const client = await openRedis(url, `${OPTION_PREFIX}redisUrl`, { commandTimeoutMs });
     try {
       return new RedisProfilerStorage(client, options, true);
     } catch (e) {
@@ -112,31 +124,54 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
     return `${this.keyPrefix}profile:${token}`;
   }
 
-  async read(token: string): Promise<Profile | null> {
+  read(token: string): Promise<Profile | null> {
+    return this.call(() => this.readNow(token));
+  }
+
+  async write(profile: Profile): Promise<void> {
+    const args = this.writeArguments(profile);
+    await this.call(() => this.client.eval(WRITE, args));
+  }
+
+  find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+    return this.call(() => this.findNow(criteria));
+  }
+
+  has(token: string): Promise<boolean> {
+    return this.call(() => this.hasNow(token));
+  }
+
+  /** Runs one operation within the deadline; any failure becomes a `StorageUnavailableError`. */
+  private call<T>(operation: () => Promise<T>): Promise<T> {
+    return withDeadline('Profiler', this.timeoutMs, operation);
+  }
+
+  private async readNow(token: string): Promise<Profile | null> {
     const json = await this.client.get(this.profileKey(token));
     if (json === null) return null;
     const profile = JSON.parse(json) as Profile;
     return profile.time < ageCutoff(this.retention) ? null : profile;
   }
 
-  async write(profile: Profile): Promise<void> {
+  /** Encodes the profile (a profile JSON cannot carry, or too large, throws here, not as an outage). */
+  private writeArguments(profile: Profile): { keys: string[]; arguments: string[] } {
     const { json, bytes } = encodeProfile(profile, this.retention);
     const cutoff = ageCutoff(this.retention);
     // The age limit is enforced logically by read/has/find; the key's TTL only cleans up, a minute
     // late, so a profile right at the limit is never expired by Redis's clock before ours says so.
     const ttlMs = Math.max(1, Math.ceil(profile.time - cutoff)) + 60_000;
     const { index, summaries, sizes, bytes: total } = this.keys;
-    await this.client.eval(WRITE, {
+    return {
       keys: [index, summaries, sizes, total],
       arguments: [
         this.keyPrefix, profile.token, json, JSON.stringify(summaryOf(profile)), String(bytes), String(profile.time),
         String(ttlMs), String(cutoff), String(this.retention.maxProfiles), String(this.retention.maxBytes),
       ],
-    });
+    };
   }
 
   /** Walks the sorted set newest first, within the time bounds, filtering the summaries here. */
-  async find(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
+  private async findNow(criteria: ProfileCriteria): Promise<ProfileSummary[]> {
     const limit = resultLimit(criteria);
     const min = String(Math.max(ageCutoff(this.retention), criteria.start ?? -Infinity));
     const max = criteria.end === undefined ? '+inf' : String(criteria.end);
@@ -157,7 +192,7 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
     return out;
   }
 
-  async has(token: string): Promise<boolean> {
+  private async hasNow(token: string): Promise<boolean> {
     const [exists, time] = await Promise.all([
       this.client.exists(this.profileKey(token)),
       this.client.zScore(this.keys.index, token),
@@ -183,4 +218,15 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
     if (this.client.isReady) await this.client.close();
     else this.client.destroy();
   }
+}
+
+/** Validates the `timeoutMs` option. */
+function storeTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_STORAGE_TIMEOUT_MS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    const got = JSON.stringify(value) ?? String(value);
+    const fix = `expected an integer of milliseconds ≥ 1, e.g. 1000 (got ${got}).`;
+    throw new KernelConfigError(`${OPTION_PREFIX}timeoutMs`, fix);
+  }
+  return value;
 }

@@ -1,5 +1,6 @@
-import type { Statement } from 'better-sqlite3';
-import { openSqlite, SqliteDatabase } from '../../storage/sqlite';
+import type { Statement, Transaction } from 'better-sqlite3';
+import { isSqliteUnavailable, openSqlite, sqliteCall, SqliteDatabase } from '../../storage/sqlite';
+import { storageUnavailable } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { resultLimit } from './ProfilerStorage';
@@ -108,7 +109,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   /** When the age cap was last enforced (ms, the store's clock): at most once a second. */
   private lastExpire = Number.NEGATIVE_INFINITY;
   private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
-  private readonly writeAndEvict: (rows: Array<Record<string, unknown>>) => void;
+  private readonly writeAndEvict: Transaction<(rows: Array<Record<string, unknown>>) => void>;
   /** Rows written since the last flush, by token, with the promises their writers wait on. */
   private pending = new Map<string, { row: Record<string, unknown>; settle: Array<[() => void, (e: unknown) => void]> }>();
   private flushScheduled = false;
@@ -186,7 +187,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
 
   async read(token: string): Promise<Profile | null> {
     if (this.pending.has(token)) this.flush();
-    const row = this.statements.read.get(token, ageCutoff(this.retention));
+    const row = sqliteCall('Profiler', () => this.statements.read.get(token, ageCutoff(this.retention)));
     return row === undefined ? null : (JSON.parse(row.profile) as Profile);
   }
 
@@ -233,9 +234,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     this.pending = new Map();
     let failure: unknown;
     try {
-      this.writeAndEvict([...batch.values()].map((q) => q.row));
+      // BEGIN IMMEDIATE: the caps are read and enforced under the write lock, whichever process writes
+      this.writeAndEvict.immediate([...batch.values()].map((q) => q.row));
     } catch (e) {
-      failure = e ?? new Error('profiler store write failed');
+      failure = isSqliteUnavailable(e) ? storageUnavailable('Profiler', e)
+        : (e ?? new Error('profiler store write failed'));
     }
     for (const q of batch.values()) {
       for (const [resolve, reject] of q.settle) {
@@ -271,12 +274,13 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       statement = this.db.prepare<unknown[], SummaryRow>(sql);
       this.findStatements.set(sql, statement);
     }
-    return statement.all(...params).map(summaryOfRow);
+    const found = statement;
+    return sqliteCall('Profiler', () => found.all(...params)).map(summaryOfRow);
   }
 
   async has(token: string): Promise<boolean> {
     if (this.pending.has(token)) return true;
-    return this.statements.has.get(token, ageCutoff(this.retention)) !== undefined;
+    return sqliteCall('Profiler', () => this.statements.has.get(token, ageCutoff(this.retention))) !== undefined;
   }
 
   async purge(): Promise<void> {

@@ -18,6 +18,8 @@ export interface ProfilerStorageConfig extends ProfilerStorageOptions {
    * @example 'redis://127.0.0.1:6379'
    */
   redisUrl?: string;
+  /** The Redis store's deadline per operation, in milliseconds (see `RedisProfilerStorageOptions`). @default 1000 */
+  timeoutMs?: number;
 }
 
 /**
@@ -29,13 +31,13 @@ export interface ProfilerStorageConfig extends ProfilerStorageOptions {
  *   or the SQLite file or Redis server that cannot be opened
  */
 export async function createProfilerStorage(config: ProfilerStorageConfig = {}): Promise<ClosableProfilerStorage> {
-  const { sqlitePath, redisUrl, ...retention } = config;
-  resolveRetention(config, ['sqlitePath', 'redisUrl']);
+  const { sqlitePath, redisUrl, timeoutMs, ...retention } = config;
+  resolveRetention(config, ['sqlitePath', 'redisUrl', 'timeoutMs']);
   if (redisUrl !== undefined) {
     if (typeof redisUrl !== 'string' || !/^rediss?:\/\//.test(redisUrl)) {
       throw new KernelConfigError(`${OPTION_PREFIX}redisUrl`, `expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379" (got ${JSON.stringify(redisUrl)}).`);
     }
-    return RedisProfilerStorage.open(redisUrl, retention);
+    return RedisProfilerStorage.open(redisUrl, { ...retention, timeoutMs });
   }
   if (sqlitePath === ':memory:') return new MemoryProfilerStorage(retention);
   return new SqliteProfilerStorage({ ...retention, sqlitePath: sqlitePath ?? DEFAULT_SQLITE_PATH });
