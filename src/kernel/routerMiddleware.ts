@@ -5,8 +5,7 @@ import { render } from '../http/templates';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
-import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
-import { InvalidRouteError } from '../routing/errors';
+import { InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
 
 /**
  * A header value as text: Node reads header bytes as latin1, clients send UTF-8, so valid UTF-8
@@ -14,7 +13,7 @@ import { InvalidRouteError } from '../routing/errors';
  */
 export function headerText(value: string | string[] | undefined): string {
   const v = Array.isArray(value) ? value.join(', ') : value ?? '';
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- \x00-\x7f is "ASCII": NUL is in the range on purpose
   if (!/[^\x00-\x7f]/.test(v)) return v;
   const bytes = Buffer.from(v, 'latin1');
   const text = bytes.toString('utf8');

@@ -96,7 +96,8 @@ export class Profiler {
    */
   middleware(): RequestHandler {
     const profilerPrefix = this.path + '/';
-    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a named function (not an arrow) for stack traces
+    const self = this;
     return function profilerStart(req: Request, res: Response, next) {
       const pathInfo = req.kernel!.uri?.pathInfo ?? '/';
       if (pathInfo.startsWith(profilerPrefix) || pathInfo.startsWith('/_wdt/')) return next();

@@ -34,7 +34,7 @@ export class RedisThrottleStore implements ThrottleStore {
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
     const reply = await this.client.eval(HIT, { keys: [this.prefix + key], arguments: [String(Math.round(windowSeconds * 1000))] });
-    const [count, ttl] = reply as unknown as [number, number];
+    const [count, ttl] = reply as [number, number];
     return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
 
