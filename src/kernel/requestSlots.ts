@@ -8,7 +8,7 @@ import type { Request } from 'express';
  * request's prototype (the kernel's `app.request`) carries one accessor per name below, defined
  * once by {@link installRequestSlots}, and the values live in `req.kernel`, an object made with
  * all its fields: `req.user = u` in a layer writes `req.kernel.user`. Outside a kernel the same
- * layer code writes plain properties, as before.
+ * layer code writes plain properties on the request.
  */
 
 /** The session layer's per-request state (its lazy start, its describer), see `sessionLayer`. */

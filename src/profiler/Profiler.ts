@@ -109,7 +109,7 @@ export class Profiler {
       const uri = req.kernel!.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
       req.kernel!.makeLog = self.makeLog;
-      // a logger set before the kernel (pino-http in a parent app) is replaced at once, as before
+      // a logger set before the kernel (pino-http in a parent app) is replaced at once by the profiler's
       if (Object.prototype.hasOwnProperty.call(req, 'log')) setRequestLog(req, self.makeLog(req));
       self.hookEnd(req, res);
       next();
