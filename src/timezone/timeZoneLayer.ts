@@ -91,10 +91,11 @@ export function resolveTimeZoneOptions(options: TimeZoneOptions = {}): ResolvedT
 
 /**
  * The value of cookie `name` in a `Cookie` header (the first one sent), percent-decoded by the
- * `cookie` package (a value that does not decode stays as sent); undefined when absent.
+ * `cookie` package (a value that does not decode stays as sent) and without the double quotes
+ * RFC 6265 allows around it; undefined when absent.
  */
 function cookieValue(header: string | undefined, name: string): string | undefined {
-  return header === undefined ? undefined : parseCookie(header)[name];
+  return header === undefined ? undefined : parseCookie(header)[name]?.replace(/^"(.*)"$/, '$1');
 }
 
 /**
