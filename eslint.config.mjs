@@ -10,7 +10,9 @@ import tseslint from 'typescript-eslint';
 // Lines at most 120 characters. Lines whose overflow is a string, template or regular-expression
 // literal are let through: about 800 such lines exist (test names, expected messages, fixtures), and
 // wrapping them all while four branches edit src/ and tests/ at once would make every merge conflict.
-// Code, comments and imports are held to 120. Tighten (drop the three ignore* flags) in a later pass.
+// Code, comments and imports are held to 120. The 150 code lines longer than that when the linter
+// came in are listed per file in eslint-suppressions.json (ESLint's bulk suppressions): a file may
+// not gain more; wrap them as files are next edited, then run `npx eslint . --prune-suppressions`.
 const maxLen = {
   '@stylistic/max-len': ['error', {
     code: 120,
