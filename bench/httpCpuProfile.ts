@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SourceMap } from 'node:module';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 interface CallFrame {
@@ -38,7 +38,7 @@ function sourceMapFor(file: string): SourceMap | null {
   let m = maps.get(file);
   if (m === undefined) {
     try {
-      m = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
+      m = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload);
     } catch {
       m = null;
     }
@@ -55,7 +55,8 @@ function where(frame: CallFrame): string {
   let line = frame.lineNumber + 1;
   if (path.isAbsolute(file)) {
     const map = file.endsWith('.js') ? sourceMapFor(file) : null;
-    const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+    const entry: { originalSource?: string; originalLine?: number } | undefined =
+      map?.findEntry(frame.lineNumber, frame.columnNumber);
     if (entry?.originalSource !== undefined && entry.originalLine !== undefined) {
       const src = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(file), entry.originalSource);
       file = src;

@@ -242,7 +242,7 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
 }
 
 /** A fresh temporary folder for one section's SQLite files, removed by `cleanup`. */
-export function tempFolder(section: string): { dir: string; file(name: string): string; cleanup(): void } {
+export function tempFolder(section: string): { dir: string; file: (name: string) => string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ek-bench-${section}-`));
   return {
     dir,

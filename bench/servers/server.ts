@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     } else if (message.type === 'stop') {
       server.closeAllConnections();
       server.close(() => {
-        built.close().finally(() => process.exit(0));
+        void built.close().finally(() => process.exit(0));
       });
     }
   });

@@ -73,7 +73,7 @@ function varExport(value: unknown): string {
       .map(([k, v]) => `${/^(0|-?[1-9]\d*)$/.test(k) ? k : phpString(k)} => ${varExport(v)},`);
     return `array (${entries.join('')})`;
   }
-  return `\\${className(value as object)}::__set_state(array())`;
+  return `\\${className(value)}::__set_state(array())`;
 }
 
 /**

@@ -152,12 +152,14 @@ export function readRoutesFile(file: string): unknown {
   switch (routesFileType(file)) {
     case 'typescript': {
       // Loaded on first use: the JavaScript paths never pay for esbuild.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy and synchronous (as readRoutesFile is)
       const tsx = require('tsx/cjs/api') as { require: (id: string, fromFile: string) => unknown };
       return tsx.require(file, __filename);
     }
     case 'symfony':
       return loadRouteFile(file, {}, { missingControllers: 'placeholder' });
     case 'commonjs':
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the user's CommonJS routes file, by path
       return require(file);
   }
 }

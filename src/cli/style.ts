@@ -10,11 +10,11 @@ export interface Palette {
   /** True when the palette colours: a decorated output also gets the padding lines of the blocks. */
   readonly decorated: boolean;
   /** `<info>`, green text: table headers, the synopsis under an error, a route name in `router:match`. */
-  info(text: string): string;
+  readonly info: (text: string) => string;
   /** `fg=black;bg=green`: the `[OK]` block. */
-  success(text: string): string;
+  readonly success: (text: string) => string;
   /** `<error>`, white on red: the `[ERROR]` block and the error box. */
-  error(text: string): string;
+  readonly error: (text: string) => string;
 }
 
 const same = (text: string): string => text;

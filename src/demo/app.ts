@@ -95,7 +95,7 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     locale: { defaultLocale: 'en', enabledLocales: ['en', 'fr', 'de'] },
     timeZone: { default: 'UTC' },
   });
-  const close = kernel.close;
+  const close = kernel.close.bind(kernel);
   Object.defineProperties(kernel, {
     books: { value: books },
     database: { value: database },

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { inspect } from 'node:util';
 import type { Request, Response } from 'express';
 import { isHttpError } from './errors';
 import { render } from './templates';
@@ -66,7 +67,9 @@ export function exceptionChain(error: unknown, options: ExceptionChainOptions = 
   const chain: ExceptionData[] = [];
   let current: unknown = error;
   while (current !== undefined && current !== null && chain.length < 10) {
-    const e = current instanceof Error ? current : new Error(String(current));
+    // A thrown non-Error becomes an Error whose message shows it: a string as is, anything else
+    // (a plain object, a number) as util.inspect prints it, never "[object Object]".
+    const e = current instanceof Error ? current : new Error(typeof current === 'string' ? current : inspect(current));
     const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
     const top = frameOf(stack, e.message);
     chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top });

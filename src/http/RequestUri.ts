@@ -73,7 +73,6 @@ function normaliseTarget(url: string): string {
   let target = url;
   const hash = target.indexOf('#');
   if (hash !== -1) target = target.slice(0, hash);
-  // eslint-disable-next-line no-control-regex
   if (/[^\x21-\x7e]/.test(target)) {
     target = target.replace(/[^\x21-\x7e]/g, (c) => {
       const code = c.charCodeAt(0);

@@ -130,7 +130,6 @@ export function createKernel(options: KernelOptions): Kernel {
         errors: resolved.errors,
         templates: templates.empty ? undefined : templates,
       }),
-      handlesErrors: true,
     },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });

@@ -7,9 +7,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 export interface Layer {
   /** Name shown in the profiler's timeline. */
   readonly name: string;
+  /** The middleware; Express tells an error handler `(err, req, res, next)` by its four parameters. */
   readonly handler: RequestHandler | ErrorRequestHandler;
-  /** Error-handling layers take `(err, req, res, next)`. */
-  readonly handlesErrors?: boolean;
 }
 
 /** The layer names, in order. Layers not configured are left out. */

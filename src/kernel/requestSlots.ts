@@ -56,7 +56,7 @@ export function installRequestSlots(proto: object): void {
     configurable: true,
     enumerable: false,
     get(this: Request) {
-      const state = this.kernel as Request['kernel'] | undefined;
+      const state = this.kernel;
       if (state === undefined) return undefined;
       if (state.log === undefined && state.makeLog !== undefined) state.log = state.makeLog(this);
       return state.log;

@@ -6,8 +6,7 @@ import { render } from '../http/templates';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
-import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
-import { InvalidRouteError } from '../routing/errors';
+import { InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
 
 function hasTryMatch(m: UrlMatcherInterface): m is UrlMatcherInterface & Pick<UrlMatcher, 'tryMatch'> {
   return typeof (m as Partial<UrlMatcher>).tryMatch === 'function';

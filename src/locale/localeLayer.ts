@@ -110,7 +110,7 @@ export function resolveLocaleOptions(options: LocaleOptions = {}): ResolvedLocal
   if (!enabledLocales.includes(defaultLocale)) {
     throw new KernelConfigError('locale.defaultLocale', `expected one of the enabled locales ${JSON.stringify(enabledLocales)} (got ${JSON.stringify(defaultLocale)}); add it to enabledLocales.`);
   }
-  return Object.freeze({ defaultLocale, enabledLocales: Object.freeze([...enabledLocales]) });
+  return Object.freeze({ defaultLocale, enabledLocales: Object.freeze(Array.from<string>(enabledLocales)) });
 }
 
 /**

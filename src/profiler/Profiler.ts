@@ -113,7 +113,8 @@ export class Profiler {
    */
   middleware(): RequestHandler {
     const profilerPrefix = this.path + '/';
-    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a named function (not an arrow) for stack traces
+    const self = this;
     return function profilerStart(req: Request, res: Response, next) {
       const pathInfo = req.kernel!.uri?.pathInfo ?? '/';
       if (pathInfo.startsWith(profilerPrefix) || pathInfo.startsWith('/_wdt/')) return next();
@@ -125,7 +126,7 @@ export class Profiler {
       const uri = req.kernel!.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
       req.kernel!.makeLog = self.makeLog;
-      // a logger set before the kernel (pino-http in a parent app) is replaced at once, as before
+      // a logger set before the kernel (pino-http in a parent app) is replaced at once by the profiler's
       if (Object.prototype.hasOwnProperty.call(req, 'log')) setRequestLog(req, self.makeLog(req));
       self.hookEnd(req, res);
       next();

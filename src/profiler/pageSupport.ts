@@ -71,7 +71,7 @@ function dateOf(value: string, end: boolean): number {
  * @throws InvalidCriterionError when strict and a value does not parse
  */
 export function criteriaOf(query: Request['query'], strict: boolean): ProfileCriteria {
-  const str = (k: string): string | undefined => (typeof query[k] === 'string' && query[k] !== '' ? (query[k] as string) : undefined);
+  const str = (k: string): string | undefined => (typeof query[k] === 'string' && query[k] !== '' ? query[k] : undefined);
   const parsed = <T>(k: string, parse: (v: string) => T | undefined, expected: string): T | undefined => {
     const raw = str(k);
     if (raw === undefined) return undefined;

@@ -5,6 +5,7 @@
  * whose name looks secret keeps its name and loses its value.
  */
 
+import { parse as parseCookie } from 'cookie';
 import { remember } from '../support/remember';
 
 /** Text shown instead of a secret. */
@@ -156,15 +157,11 @@ export function redactUrl(url: string): string {
   return redactText(url);
 }
 
-/** Names of the cookies a `Cookie` header sends, each with its value redacted. */
+/** Names of the cookies a `Cookie` header sends (as the `cookie` package parses it), each with its value redacted. */
 export function redactCookieHeader(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (header === undefined) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
-    if (name !== '') out[name] = REDACTED;
-  }
+  for (const name of Object.keys(parseCookie(header))) out[name] = REDACTED;
   return out;
 }
 

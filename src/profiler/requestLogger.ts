@@ -107,7 +107,8 @@ export function createRequestLogger(base: Logger, reqId: string, buffer: LogBuff
   const level = captureVal !== undefined && captureVal < baseLevel ? captureLevel : base.level;
   const child = base.child({ reqId }, level === base.level ? undefined : { level });
   const inner = (base as unknown as Record<symbol, MetadataStream>)[streamSym];
-  const messageKey = String((base as unknown as Record<symbol, unknown>)[messageKeySym] ?? 'msg');
+  const configuredKey = (base as unknown as Record<symbol, unknown>)[messageKeySym];
+  const messageKey = typeof configuredKey === 'string' ? configuredKey : 'msg';
   const labels = base.levels.labels;
   const tee: MetadataStream = {
     [needsMetadataGsym]: true,

@@ -1,25 +1,15 @@
 import fs from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
-import nunjucks from 'nunjucks';
-import { TEMPLATES_DIR } from '../http/templates';
+import type nunjucks from 'nunjucks';
+import { TEMPLATES_DIR, createTemplateEnvironment, templates } from '../http/templates';
 import type { DataCollector } from './collectors/DataCollector';
 
 /**
- * The profiler's nunjucks environments, auto-escaping on: one over the package's `templates/`,
- * and one per folder of user panel templates (which can still import the built-in macros).
+ * The package's templates render through the one environment of `http/templates`; a folder of
+ * user panel templates gets its own (searching that folder, then `templates/`, so the built-in
+ * macros stay importable), made by the same factory with the same filters.
  */
-function environment(searchPaths: string[]): nunjucks.Environment {
-  const env = new nunjucks.Environment(new nunjucks.FileSystemLoader(searchPaths), { autoescape: true, throwOnUndefined: false });
-  env.addFilter('isoDate', (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''));
-  env.addFilter('mib', (bytes: unknown) => (typeof bytes === 'number' ? `${(bytes / 1048576).toFixed(1)} MiB` : ''));
-  env.addFilter('ms', (ms: unknown) => (typeof ms === 'number' ? `${ms < 10 ? ms.toFixed(2) : Math.round(ms)} ms` : ''));
-  env.addFilter('reason', (status: unknown) => STATUS_CODES[Number(status)] ?? '');
-  env.addFilter('json', (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2)));
-  return env;
-}
-
-const builtIn = environment([TEMPLATES_DIR]);
+const builtIn = templates;
 const userEnvironments = new Map<string, nunjucks.Environment>();
 
 /** The built-in panel of a collector name, when the package has one. */
@@ -53,7 +43,7 @@ export function renderPanel(template: PanelTemplate, context: Record<string, unk
   if (template.dir === undefined) return builtIn.render(template.name, context);
   let env = userEnvironments.get(template.dir);
   if (env === undefined) {
-    env = environment([template.dir, TEMPLATES_DIR]);
+    env = createTemplateEnvironment([template.dir, TEMPLATES_DIR]);
     userEnvironments.set(template.dir, env);
   }
   return env.render(template.name, context);

@@ -191,7 +191,7 @@ export class Route {
       defaults: this.defaults,
       requirements,
       host: this.host,
-      options: this.options as Record<string, unknown>,
+      options: this.options,
     });
   }
 }

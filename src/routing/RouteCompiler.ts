@@ -83,6 +83,7 @@ interface Compiled {
   firstOptional: number;
 }
 
+// eslint-disable-next-line no-control-regex -- \x00-\x7f is "ASCII": NUL is in the range on purpose
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Symfony's test for a requirement that needs UTF-8 mode: `\X`, `\p{L}`, `\P{L}`, `\x{263A}`. */
 const UTF8_ESCAPE = /(?<!\\)\\(?:\\\\)*(?:X|[pP][{CLMNPSZ]|x\{[A-Fa-f0-9]{3})/;

@@ -49,7 +49,7 @@ export class AccessMap {
       const at = `${option}[${i}]`;
       const r = objectOption(raw, at);
       knownKeys(r, RULE_KEYS, at);
-      const matcher = compileRequestMatcher(r as RequestMatcherOptions, at);
+      const matcher = compileRequestMatcher(r, at);
       return {
         name: `${at} (${matcher.description})`,
         matcher,

@@ -55,7 +55,7 @@ export class RedisThrottleStore implements ThrottleStore {
     const args = [String(Math.round(windowSeconds * 1000))];
     const hit = () => this.client.eval(HIT, { keys, arguments: args });
     const reply = await withDeadline('Login throttling', this.timeoutMs, hit);
-    const [count, ttl] = reply as unknown as [number, number];
+    const [count, ttl] = reply as [number, number];
     return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
 

@@ -31,7 +31,7 @@ export interface SecurityContext {
   readonly object: object | null;
   readonly request: Request;
   /** `is_granted(attribute)`: a role (hierarchy applied), `PUBLIC_ACCESS` or `IS_AUTHENTICATED`. */
-  isGranted(attribute: string): boolean;
+  readonly isGranted: (attribute: string) => boolean;
 }
 
 /** What a route's `securityPostDenormalize` check sees. */

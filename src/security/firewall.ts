@@ -34,7 +34,10 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
   }
   if (session === undefined || session[key] === identifier) return;
   const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie'));
-  await new Promise<void>((resolve, reject) => session.regenerate((err) => (err === undefined || err === null ? resolve() : reject(err))))
+  await new Promise<void>((resolve, reject) => session.regenerate((err: unknown) => {
+    if (err === undefined || err === null) resolve();
+    else reject(err instanceof Error ? err : new Error('Session regeneration failed.', { cause: err }));
+  }))
     .catch((e: unknown) => {
       throw new StorageUnavailableError('Session', 'regenerating the session failed', { cause: e });
     });
@@ -99,13 +102,34 @@ function handle(config: ResolvedFirewallOptions, req: Request, res: Response, ne
   const restore = typeof remembered === 'string' && fw.provider !== undefined;
   const authenticator = fw.authenticators.find((a) => a.supports(req));
   if (!restore && authenticator === undefined) return void decideAccess(config, req, res, next, facts, state);
-  return authenticateThenDecide(config, fw, req, res, next, facts, state, restore ? (remembered as string) : undefined, session, authenticator);
+  return authenticateThenDecide({
+    config, fw, req, res, next, facts, state, remembered: restore ? remembered : undefined, session, authenticator,
+  });
 }
 
-async function authenticateThenDecide(
-  config: ResolvedFirewallOptions, fw: ResolvedFirewall, req: Request, res: Response, next: NextFunction, facts: RequestFacts,
-  state: SecurityState, remembered: string | undefined, session: SessionLike | undefined, authenticator: Authenticator | undefined,
-): Promise<void> {
+/** What {@link authenticateThenDecide} works on: one request under one firewall. */
+interface FirewallRequest {
+  readonly config: ResolvedFirewallOptions;
+  readonly fw: ResolvedFirewall;
+  readonly req: Request;
+  readonly res: Response;
+  readonly next: NextFunction;
+  readonly facts: RequestFacts;
+  readonly state: SecurityState;
+  /** The user identifier the session holds, when the firewall has a provider to reload it with. */
+  readonly remembered: string | undefined;
+  /** The session the request came with (undefined on a stateless firewall or without one). */
+  readonly session: SessionLike | undefined;
+  /** The first authenticator that supports the request, if any. */
+  readonly authenticator: Authenticator | undefined;
+}
+
+/**
+ * Reloads the session's user, runs the authenticator (a failure answers through it), logs the
+ * user in, then lets the access map decide.
+ */
+async function authenticateThenDecide(request: FirewallRequest): Promise<void> {
+  const { config, fw, req, res, next, facts, state, remembered, session, authenticator } = request;
   if (remembered !== undefined) {
     const user = await fw.provider!.loadUserByIdentifier(remembered);
     if (user !== null) login(config, req, state, user, 'session');

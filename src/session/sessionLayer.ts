@@ -41,8 +41,8 @@ function hasCookie(header: string | undefined, name: string): boolean {
 
 interface OpenStore {
   store: Store;
-  available(): boolean;
-  close(): void;
+  available: () => boolean;
+  close: () => void;
 }
 
 function openStore(o: ResolvedSessionOptions): OpenStore {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
+import { parse as parseCookie } from 'cookie';
 import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
 import { KernelConfigError } from '../config/KernelConfigError';
@@ -91,20 +92,13 @@ export function resolveTimeZoneOptions(options: TimeZoneOptions = {}): ResolvedT
   return Object.freeze({ default: zone, userPreference: options.userPreference, cookieName });
 }
 
-/** The value of cookie `name` in a `Cookie` header, percent-decoded; undefined when absent or undecodable. */
+/**
+ * The value of cookie `name` in a `Cookie` header (the first one sent), percent-decoded by the
+ * `cookie` package (a value that does not decode stays as sent) and without the double quotes
+ * RFC 6265 allows around it; undefined when absent.
+ */
 function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
-    const raw = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  return header === undefined ? undefined : parseCookie(header)[name]?.replace(/^"(.*)"$/, '$1');
 }
 
 /**

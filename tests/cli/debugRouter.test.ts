@@ -3,7 +3,7 @@ import { createDemoRoutes } from '../../src/demo/routes';
 import { Route, RouteCollection } from '../../src/routing';
 
 // Layout, blank lines and messages were compared with `php bin/console debug:router …` of the
-// Symfony 5.4 reference app (/work/shared/oracle), which lists the same twelve routes after the
+// Symfony 5.4 reference app (tests/fixtures/oracle/README.md), which lists the same twelve routes after the
 // profiler's.
 
 describe('debugRouter(routes, options)', () => {

@@ -242,6 +242,7 @@ describe('node dist/cli/main.js', () => {
       const error = onTerminal({}, 'router:match', '/nope');
       const pad = `${ESC}37m${ESC}41m${' '.repeat(80)}${ESC}49m${ESC}39m`;
       expect(error).toContain(`${pad}\r\n${ESC}37m${ESC}41m${' [ERROR] None of the routes match the path "/nope"'.padEnd(80)}${ESC}49m${ESC}39m\r\n${pad}`);
+      // eslint-disable-next-line no-control-regex -- ESC (\u001b) opens the ANSI colour codes under test
       expect(onTerminal({}, 'debug:router')).toMatch(/^ {2}\u001b\[32mName +\u001b\[39m {3}\u001b\[32mMethod +\u001b\[39m/m);
     });
 

@@ -3,7 +3,7 @@ import { createDemoRoutes } from '../../src/demo/routes';
 import { Route, RouteCollection } from '../../src/routing';
 
 // The expected outputs were compared byte for byte with `php bin/console router:match …` of the
-// Symfony 5.4 reference app (/work/shared/oracle), which has the same table plus the profiler's
+// Symfony 5.4 reference app (tests/fixtures/oracle/README.md), which has the same table plus the profiler's
 // routes (left out with -v) and `enabled_locales` (which adds `_locale` to the Requirements row).
 
 const block = (text: string, width = 80): string => text + ' '.repeat(width - text.length);

@@ -45,7 +45,6 @@ const DEBUG_HEADER_BYTES = 2000;
 const STATUS_ONLY = 'profiler and toolbar pages are compared on status only for now (their pages are checked by the profiler suites)';
 const FIREWALL_FIRST = 'the firewall runs before routing (Symfony routes first), so access_control ^/admin answers 401 for an anonymous client';
 
-const skip = (reason: string): KnownDifference => ({ reason, skip: true });
 const statusOnly = (status: number): KnownDifference => ({ reason: STATUS_ONLY, expect: { status } });
 
 /** Every recorded case that the kernel does not answer exactly like the oracle, and why. */

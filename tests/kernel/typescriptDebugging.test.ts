@@ -48,8 +48,8 @@ function start(dir: string, nodeArgs: string[]): Promise<{ child: ChildProcess; 
     const child = spawn(process.execPath, [...nodeArgs, path.join(dir, 'server.js')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const port = /^(\d+)\n/.exec(out)?.[1];
       if (port !== undefined) resolve({ child, base: { host: '127.0.0.1', port: Number(port) } });

@@ -19,7 +19,7 @@ class CacheCollector implements DataCollector<CacheData> {
   readonly label = 'Cache';
   readonly template = path.join(__dirname, 'fixtures', 'cache.html.njk');
   collect(req: Request): CacheData {
-    return { hits: 3, key: String(req.query.key ?? '') };
+    return { hits: 3, key: typeof req.query.key === 'string' ? req.query.key : '' };
   }
   summary(data: CacheData): CollectorSummary {
     return { text: `${data.hits} hits`, status: 'success' };

@@ -23,7 +23,7 @@ describe('profileJson(profile)', () => {
   test('splices constant data from its cached JSON, and the data can no longer change', () => {
     const config = constantData({ versions: { node: 'v20' }, options: { debug: true } });
     expect(Object.isFrozen(config.versions)).toBe(true);
-    expect(() => { (config.versions as { node: string }).node = 'v99'; }).toThrow(TypeError);
+    expect(() => { config.versions.node = 'v99'; }).toThrow(TypeError);
     const profile: Profile = { token: 'abcdef', ip: '127.0.0.1', method: 'GET', url: 'http://x/', time: 1, statusCode: 200, collectors: { config, time: { duration: 1.5 } } };
     expect(JSON.parse(profileJson(profile))).toEqual(JSON.parse(JSON.stringify(profile)));
   });

@@ -52,7 +52,7 @@ describeWithBrowser('the toolbar in a browser', () => {
     }))`);
     expect(rows.map((r) => r.cells)).toEqual([['GET', '404', '/nope'], ['GET', '200', '/api/books']]);
     for (const r of rows) expect(r.link).toMatch(/^\/_profiler\/[0-9a-f]{6}$/);
-    const profiles = await Promise.all(rows.map((r) => kernel.profiler?.storage.read(String(r.link).slice('/_profiler/'.length))));
+    const profiles = await Promise.all(rows.map((r) => kernel.profiler!.storage.read(String(r.link).slice('/_profiler/'.length))));
     expect(profiles.map((p) => p?.url.replace(/^http:\/\/[^/]+/, ''))).toEqual(['/nope', '/api/books']);
     expect(errors).toEqual([]);
     await page.close();

@@ -1,5 +1,5 @@
 /**
- * The four behaviours where the routing used to differ from Symfony 5.4, each expectation checked
+ * Four behaviours where the routing follows Symfony 5.4 closely, each expectation checked
  * with Symfony 5.4's own classes (php + Debian's php-symfony-routing; see the report of issue 13):
  * inline defaults and requirements in the host, `_fragment` refused as a path variable, the
  * generated host's case, and the `utf8` option (byte matching when it is off).

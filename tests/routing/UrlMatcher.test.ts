@@ -1,5 +1,6 @@
 /**
- * UrlMatcher, rule by rule. The demo-table cases are rows of /work/shared/oracle/FINDINGS.md
+ * UrlMatcher, rule by rule. The demo-table cases are rows of the Symfony oracle's FINDINGS.md (the
+ * oracle app, outside this repository, is described in tests/fixtures/oracle/README.md)
  * (§1 not found, §2 method not allowed, §3 trailing slash, §6 requirements), observed on
  * Symfony 5.4; the other tables were checked with tests/routing/symfony/harness.php.
  */

@@ -1,6 +1,7 @@
 /**
- * The Symfony oracle's routing table (`/work/shared/oracle/config/routes.yaml`, plus the
- * WebProfilerBundle routes that `config/routes/web_profiler.yaml` imports first), as
+ * The Symfony oracle's routing table (its `config/routes.yaml`, plus the WebProfilerBundle routes
+ * that `config/routes/web_profiler.yaml` imports first; the oracle app is described in
+ * tests/fixtures/oracle/README.md), as
  * `php bin/console debug:router` lists it: names, paths, methods and requirements, in matching
  * order. `enabled_locales: [en, fr, de]` gives every route the requirement `_locale: en|fr|de`;
  * only `localized_about` uses it. Only `book_show` has `id: \d+`.

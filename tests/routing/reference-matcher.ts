@@ -46,7 +46,7 @@ type Found = { route: string; params: Record<string, string | null> };
 /** doMatch()'s `return []`: nothing, plus what was collected in `$allow` / `$allowSchemes`. */
 type Missed = { allow: string[]; allowSchemes: string[] };
 
-class NoConfiguration {}
+class NoConfiguration extends Error {}
 
 /** PHP `$x ?: '/'` for a string: '' and '0' are falsy. */
 const orSlash = (s: string): string => (s === '' || s === '0' ? '/' : s);

@@ -15,7 +15,7 @@ type RedisClient = ReturnType<typeof createClient>;
 interface Subject {
   store: ThrottleStore;
   /** Lets `ms` pass for the store (a fake clock, or real waiting for Redis's own TTL). */
-  advance(ms: number): Promise<void>;
+  advance: (ms: number) => Promise<void>;
 }
 
 let redis: TestRedis;

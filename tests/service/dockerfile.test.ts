@@ -92,7 +92,7 @@ describe('Dockerfile, replayed without Docker', () => {
 
     if (!built.cmd) throw new Error('the Dockerfile has no CMD in its last stage');
     const imageUid = IMAGE_USERS[built.user ?? ''];
-    if (imageUid === undefined) throw new Error(`USER ${built.user}: expected one of ${Object.keys(IMAGE_USERS)}`);
+    if (imageUid === undefined) throw new Error(`USER ${built.user}: expected one of ${Object.keys(IMAGE_USERS).join(', ')}`);
     copyRoot = unprivilegedCopy(built.rootfs, path.join(tmp, 'as-nobody', 'rootfs'), imageUid, NOBODY.uid, NOBODY.gid);
     copyWorkdir = path.join(copyRoot, built.containerWorkdir);
     port = await freePort();

@@ -90,7 +90,7 @@ export function commandOf(body: string): string[] {
     if (!Array.isArray(arr) || !arr.every((x) => typeof x === 'string')) {
       throw new Error(`not an exec-form command: ${t}`);
     }
-    return arr as string[];
+    return arr;
   }
   return ['/bin/sh', '-c', t];
 }

@@ -85,6 +85,7 @@ describe('node dist/demo/server.js', () => {
     expect(decodeURIComponent(exception as string)).toBe(`No route found for "GET ${base}/nope"`);
     const token = res.headers['x-debug-token'];
     expect(token).toMatch(/^[0-9a-f]{6}$/);
+    if (typeof token !== 'string') throw new Error('X-Debug-Token missing');
     expect(res.headers['x-debug-token-link']).toBe(`${base}/_profiler/${token}`);
     profilerLink = res.headers['x-debug-token-link'] as string;
   });

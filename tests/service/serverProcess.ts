@@ -75,9 +75,9 @@ export function startProcess(opts: {
     const timer = setTimeout(() => {
       reject(new Error(`no ready line after ${timeoutMs} ms; output so far:\n${out}`));
     }, timeoutMs);
-    child.stdout!.setEncoding('utf8');
-    child.stderr!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       out += chunk;
       stdout += chunk;
       if (opts.ready.test(stdout)) {
@@ -85,7 +85,7 @@ export function startProcess(opts: {
         resolve(proc);
       }
     });
-    child.stderr!.on('data', (chunk: string) => {
+    child.stderr.on('data', (chunk: string) => {
       out += chunk;
     });
     child.on('error', (err) => {

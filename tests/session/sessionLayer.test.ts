@@ -196,7 +196,7 @@ describe('sessionLayer(options) validation', () => {
     ['a tiny ttl', { ttlSeconds: 5 }, 'Invalid option "session.ttlSeconds": expected a whole number of seconds from 60 to 31536000 (got 5).'],
     ['a typo', { cookieLifetime: 5 } as never, 'Invalid option "session.cookieLifetime": unknown option; expected one of secret, store, sqlitePath'],
   ])('refuses %s at construction', (_what, options, message) => {
-    expect(() => sessionLayer({ secret: SECRET, sqlitePath: path.join(dir, 'x.sqlite'), ...options } as SessionOptions)).toThrow(message);
+    expect(() => sessionLayer({ secret: SECRET, sqlitePath: path.join(dir, 'x.sqlite'), ...options })).toThrow(message);
   });
 
   it('allows the memory store in the test environment', async () => {

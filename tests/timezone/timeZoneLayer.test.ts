@@ -28,7 +28,7 @@ function routes(): RouteCollection {
   }));
   r.add('remember', new Route('/remember', {
     methods: ['POST'],
-    controller: (req, res) => { req.session.timeZone = String(req.query.zone); res.json({ saved: true }); },
+    controller: (req, res) => { req.session.timeZone = req.query.zone as string; res.json({ saved: true }); },
   }));
   return r;
 }

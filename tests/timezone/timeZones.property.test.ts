@@ -45,9 +45,9 @@ describe('canonicalTimeZone(value) and isValidTimeZone(value)', () => {
     fc.assert(fc.property(anyText, (v) => {
       const c = canonicalTimeZone(v);
       if (c === undefined) return;
-      expect(c.toLowerCase()).toBe((v as string).toLowerCase());
+      expect(c.toLowerCase()).toBe(v.toLowerCase());
       expect(intlZone(c)).toBeDefined();
-      expect(intlZone(v as string)).toBe(intlZone(c));
+      expect(intlZone(v)).toBe(intlZone(c));
     }), { numRuns: 3000 });
   });
 

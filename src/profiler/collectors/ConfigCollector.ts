@@ -18,7 +18,8 @@ export interface ConfigData {
 
 function versionOf(packageJson: string): string {
   try {
-    return String((JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version?: unknown }).version ?? 'unknown');
+    const { version } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
   } catch {
     return 'unknown';
   }

@@ -54,7 +54,7 @@ export class RequestCollector implements DataCollector<RequestData> {
       body: redactBody((req as { body?: unknown }).body),
       statusCode: res.statusCode,
       statusText: res.statusMessage || STATUS_CODES[res.statusCode] || '',
-      responseHeaders: redactHeaders(res.getHeaders() as Record<string, string | string[] | number | undefined>),
+      responseHeaders: redactHeaders(res.getHeaders()),
       responseCookies: cookies.map(redactSetCookie),
     };
   }

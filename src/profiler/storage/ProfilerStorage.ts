@@ -27,7 +27,9 @@ export interface ProfilerStorage {
    */
   find(criteria: ProfileCriteria): Promise<ProfileSummary[]>;
   /**
-   * @returns true when a profile has this token (used to keep tokens unique)
+   * Whether a profile with this token is stored (and not past its retention). The profiler itself
+   * does not ask: as Symfony's, it takes random tokens without checking them against the store.
+   * @returns true when a profile has this token
    * @throws Error when the backend fails
    */
   has(token: string): Promise<boolean>;

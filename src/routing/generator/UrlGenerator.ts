@@ -72,6 +72,14 @@ function strtr(s: string, map: Record<string, string>): string {
   return s.replace(new RegExp(keys.join('|'), 'g'), (k) => map[k]);
 }
 
+/**
+ * The text of a parameter in a path, locale or fragment position: `String(value)` (PHP's `(string)`
+ * for scalars; a list joins with ","). Nested values belong in the query string, built by buildQuery.
+ */
+function parameterText(value: unknown): string {
+  return String(value);
+}
+
 /** PHP `rawurlencode` (RFC 3986: everything but `A-Za-z0-9-_.~` is encoded). */
 export function rawUrlEncode(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
@@ -148,11 +156,11 @@ export class UrlGenerator implements UrlGeneratorInterface {
    */
   private find(name: string, parameters: Record<string, ParameterValue>): Route | undefined {
     const fromParams = parameters._locale;
-    let locale = fromParams !== undefined && fromParams !== null ? String(fromParams) : undefined;
+    let locale = fromParams !== undefined && fromParams !== null ? parameterText(fromParams) : undefined;
     if (locale === undefined) {
       const fromContext = this.context.parameters._locale;
       const usable = fromContext !== undefined && fromContext !== null && fromContext !== '';
-      locale = usable ? String(fromContext) : this.defaultLocale;
+      locale = usable ? parameterText(fromContext) : this.defaultLocale;
     }
     const logger = this.logger;
     const onDeprecation: DeprecationListener | undefined = logger === undefined
@@ -221,12 +229,12 @@ export class UrlGenerator implements UrlGeneratorInterface {
     const extra: Record<string, ParameterValue> = {};
     for (const [k, v] of Object.entries(parameters)) {
       if (compiled.variables.includes(k)) continue;
-      if (k in defaults && looseEquals(v, defaults[k] as ParameterValue)) continue;
+      if (k in defaults && looseEquals(v, defaults[k])) continue;
       extra[k] = v;
     }
     let fragment = typeof defaults._fragment === 'string' ? defaults._fragment : '';
     if (extra._fragment !== undefined) {
-      fragment = String(extra._fragment);
+      fragment = parameterText(extra._fragment);
       delete extra._fragment;
     }
     const query = buildQuery(extra).join('&');
@@ -251,8 +259,8 @@ export class UrlGenerator implements UrlGeneratorInterface {
       }
       const value = merged[token.name];
       const hasDefault = token.name in defaults;
-      if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && String(value) !== String(defaults[token.name]))) {
-        const given = value === null || value === undefined ? '' : String(value);
+      if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && parameterText(value) !== parameterText(defaults[token.name]))) {
+        const given = value === null || value === undefined ? '' : parameterText(value);
         const broken = this.strictRequirements !== null
           && !this.requirement(token.regex, utf8).test(utf8 ? given : byteView(given));
         if (broken) {

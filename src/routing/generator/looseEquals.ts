@@ -43,6 +43,6 @@ export function looseEquals(a: Loose, b: Loose): boolean {
   if (typeof a === 'string' && typeof b === 'string') {
     return NUMERIC.test(a) && NUMERIC.test(b) ? Number(a) === Number(b) : a === b;
   }
-  const [n, str] = typeof a === 'number' ? [a, b as string] : [b as number, a as string];
+  const [n, str] = typeof a === 'number' ? [a, b as string] : [b as number, a];
   return NUMERIC.test(str) ? Number(str) === n : String(n) === str;
 }

@@ -231,8 +231,9 @@ class Loader {
   /** Symfony `YamlFileLoader::parseImport`: the imported file's routes, changed as the import says. */
   private parseImport(collection: RouteCollection, c: Config, file: string, stack: readonly string[]): void {
     const resource = this.string(c.resource, 'resource', 'resource', file);
-    if (c.type !== undefined && !['yaml', 'yml', 'json'].includes(String(c.type))) {
-      this.fail(file, `The import of "${resource}" in "${file}" has the type "${String(c.type)}": only YAML and JSON ` +
+    if (c.type !== undefined && !(typeof c.type === 'string' && ['yaml', 'yml', 'json'].includes(c.type))) {
+      const type = typeof c.type === 'string' ? c.type : JSON.stringify(c.type);
+      this.fail(file, `The import of "${resource}" in "${file}" has the type "${type}": only YAML and JSON ` +
         `route files can be imported.`);
     }
     if (c.exclude !== undefined) this.fail(file, `The import of "${resource}" in "${file}" uses "exclude", which ` +
@@ -288,7 +289,7 @@ class Loader {
   private list(value: unknown, key: string, name: string, file: string): string[] {
     if (value === undefined || value === null) return [];
     if (typeof value === 'string') return [value];
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
     return this.fail(file, `The "${key}" of "${name}" in "${file}" must be a string or a list of strings, ` +
       `${describe(value)} given.`);
   }
@@ -311,6 +312,7 @@ class Loader {
     if (value === undefined || value === null || value === '') return undefined;
     const source = this.string(value, 'condition', name, file);
     try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the route file is trusted configuration (above)
       const fn = new Function('context', `"use strict"; return (${source});`) as (context: unknown) => unknown;
       const condition = (context: Parameters<RouteCondition>[0]): boolean => Boolean(fn(context));
       Object.defineProperty(condition, 'name', { value: source });

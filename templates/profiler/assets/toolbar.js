@@ -99,7 +99,7 @@
       if (entry) {
         xhr.addEventListener('loadend', function () {
           var header = null;
-          try { header = xhr.getResponseHeader('X-Debug-Token'); } catch (e) { header = null; }
+          try { header = xhr.getResponseHeader('X-Debug-Token'); } catch { header = null; }
           finish(entry, xhr.status, header);
         });
       }
@@ -109,7 +109,7 @@
 
   function hide(hidden) {
     root.classList.toggle('ek-hidden', hidden);
-    try { window.sessionStorage.setItem('ek-toolbar-hidden', hidden ? '1' : '0'); } catch (e) { /* storage disabled */ }
+    try { window.sessionStorage.setItem('ek-toolbar-hidden', hidden ? '1' : '0'); } catch { /* storage disabled */ }
   }
 
   function show(html) {
@@ -117,7 +117,7 @@
     var button = root.querySelector('[data-ek-hide]');
     if (button) button.addEventListener('click', function () { hide(!root.classList.contains('ek-hidden')); });
     var hidden = false;
-    try { hidden = window.sessionStorage.getItem('ek-toolbar-hidden') === '1'; } catch (e) { hidden = false; }
+    try { hidden = window.sessionStorage.getItem('ek-toolbar-hidden') === '1'; } catch { hidden = false; }
     root.classList.toggle('ek-hidden', hidden);
     render();
   }

@@ -46,7 +46,7 @@ export function describeProfilerStorage(name: string, factory: StorageFactory): 
         ['maxProfile', 10, /^Invalid option "profiler\.storage\.maxProfile": unknown option\. Did you mean "maxProfiles"\?$/],
         ['path', 10, /^Invalid option "profiler\.storage\.path": unknown option\. Known options: maxProfiles, maxBytes, maxAgeSeconds, now/],
       ])('rejects %s = %p, naming the option', async (option, value, message) => {
-        await expect(async () => factory({ [option]: value } as ProfilerStorageOptions)).rejects.toThrow(message);
+        await expect(async () => factory({ [option]: value })).rejects.toThrow(message);
       });
     });
 

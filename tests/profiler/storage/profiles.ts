@@ -53,5 +53,5 @@ export function profileArb(time: fc.Arbitrary<number>): fc.Arbitrary<Profile> {
       collectors: fc.dictionary(anyUtf16Arb, fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown), { maxKeys: 4, noNullPrototype: true }),
     },
     { requiredKeys: ['token', 'ip', 'method', 'url', 'time', 'statusCode', 'collectors'], noNullPrototype: true },
-  ) as fc.Arbitrary<Profile>;
+  );
 }
