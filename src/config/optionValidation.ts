@@ -70,7 +70,9 @@ export function booleanOption(value: unknown, option: string, fallback: boolean)
 }
 
 /** @throws KernelConfigError unless `value` is a function */
-export function functionOption<F extends (...args: never[]) => unknown>(value: unknown, option: string, what: string): F {
+export function functionOption<F extends (...args: never[]) => unknown>(
+  value: unknown, option: string, what: string,
+): F {
   if (typeof value !== 'function') throw invalid(option, `expected ${what}`, value);
   return value as F;
 }

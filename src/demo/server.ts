@@ -93,7 +93,9 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const server = refuseConnect(shutdown.attach(http.createServer({ requireHostHeader: false }, shutdown.handle(kernel))));
+  const server = refuseConnect(
+    shutdown.attach(http.createServer({ requireHostHeader: false }, shutdown.handle(kernel))),
+  );
   server.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
       fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);

@@ -177,7 +177,7 @@ async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewal
     let byProvider = passwordChecks.get(req);
     if (byProvider === undefined) passwordChecks.set(req, (byProvider = new WeakMap()));
     let checks = byProvider.get(provider);
-    if (checks === undefined) byProvider.set(provider, (checks = new Map()));
+    if (checks === undefined) byProvider.set(provider, (checks = new Map<string, Promise<SecurityUser>>()));
     const key = `${passport.userIdentifier}\0${passport.password}`;
     let check = checks.get(key);
     if (check === undefined) {

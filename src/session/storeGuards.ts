@@ -74,7 +74,7 @@ export class SaveGuard {
 
   /** Wraps `res.end`: a changed session is saved first; when that fails, the answer is a 503. */
   install(req: Request, res: Response): void {
-    const end = res.end as (...args: unknown[]) => Response;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
     let done = false;
     (res as unknown as { end: (...args: unknown[]) => Response }).end = (...args: unknown[]) => {
       const session = existingSession(req);

@@ -65,7 +65,8 @@ describe('forwarded value validation (property)', () => {
   });
 
   test('ports: exactly the integers 1–65535 in decimal', () => {
-    fc.assert(fc.property(fc.oneof(fc.integer({ min: -100_000, max: 100_000 }).map(String), fc.string({ maxLength: 6 })), (value) => {
+    const values = fc.oneof(fc.integer({ min: -100_000, max: 100_000 }).map(String), fc.string({ maxLength: 6 }));
+    fc.assert(fc.property(values, (value) => {
       const n = Number(value);
       expect(isValidPort(value)).toBe(/^\d+$/.test(value) && n >= 1 && n <= 65535);
     }), { numRuns: 2000 });

@@ -83,10 +83,14 @@ describe('redaction at collection time', () => {
   });
 
   test('what is redacted keeps its name: headers, cookies, body and query fields', async () => {
-    const headers = (await kernel.profiler?.storage.read(tokens[1]))?.collectors.request as { requestHeaders: Record<string, string> };
+    const headers = (await kernel.profiler?.storage.read(tokens[1]))?.collectors.request as {
+      requestHeaders: Record<string, string>;
+    };
     expect(headers.requestHeaders.authorization).toBe(REDACTED);
     expect(headers.requestHeaders['proxy-authorization']).toBe(REDACTED);
-    const cookies = (await kernel.profiler?.storage.read(tokens[2]))?.collectors.request as { cookies: Record<string, string>; requestHeaders: Record<string, string> };
+    const cookies = (await kernel.profiler?.storage.read(tokens[2]))?.collectors.request as {
+      cookies: Record<string, string>; requestHeaders: Record<string, string>;
+    };
     expect(cookies.cookies).toEqual({ sid: REDACTED, theme: REDACTED });
     expect(cookies.requestHeaders['x-api-key']).toBe(REDACTED);
     const body = (await kernel.profiler?.storage.read(tokens[3]))?.collectors.request as { body: unknown };
@@ -114,7 +118,9 @@ describe('redact(value)', () => {
 
   test('keeps booleans under secret-looking names (a flag holds no secret), redacts every other value there', () => {
     expect(redact({ csrfProtection: true, requireToken: false, secret: 's', token: 0, password: null, apiKey: ['k'] }))
-      .toEqual({ csrfProtection: true, requireToken: false, secret: REDACTED, token: REDACTED, password: REDACTED, apiKey: REDACTED });
+      .toEqual({
+        csrfProtection: true, requireToken: false, secret: REDACTED, token: REDACTED, password: REDACTED, apiKey: REDACTED,
+      });
   });
 
   test('redacts credential-looking values whatever their name, and makes the rest JSON-safe', () => {
@@ -157,7 +163,8 @@ describe('redaction of cards, identity numbers, keys, codes and URL passwords', 
   let k: Kernel;
   beforeAll(() => { k = layeredKernel({ profiler: { redactFields: ['iban'] } }); });
   afterAll(async () => { await k.close(); });
-  const stored = async (res: request.Response): Promise<string> => JSON.stringify(await k.profiler?.storage.read(tokenOf(res)));
+  const stored = async (res: request.Response): Promise<string> =>
+    JSON.stringify(await k.profiler?.storage.read(tokenOf(res)));
 
   test('body fields credit_card, card_number, cvv, ssn, pin, creds and an extra redactFields name lose their values', async () => {
     const body = { credit_card: 'cc-secret-1', card_number: 'cn-secret-2', cvv: '987', ssn: '078-05-1120', pin: '4321', creds: 'creds-secret-3', iban: 'DE89370400440532013000', note: 'kept' };
@@ -180,7 +187,8 @@ describe('redaction of cards, identity numbers, keys, codes and URL passwords', 
   test('a card number passing the Luhn check is redacted whatever its field name; other numbers are kept', async () => {
     const res = await request(k).post('/t/echo').send({ reference: '4111 1111 1111 1111', amount: 4111111111111112, n: 42 });
     const profile = await k.profiler?.storage.read(tokenOf(res));
-    expect((profile?.collectors.request as { body: unknown }).body).toEqual({ reference: REDACTED, amount: 4111111111111112, n: 42 });
+    expect((profile?.collectors.request as { body: unknown }).body)
+      .toEqual({ reference: REDACTED, amount: 4111111111111112, n: 42 });
   });
 
   test('a malformed JSON body never reaches the profile through the error message', async () => {

@@ -14,7 +14,9 @@ describe('parseStack(stack, message)', () => {
 
   test('withExcerpts copies the frames and leaves the given ones (and malformed stored ones) alone', () => {
     const frames = parseStack(`Error: x\n    at f (${HERE}:10:1)`, 'x');
-    const stored = [...frames, { file: HERE, line: 2.5, vendor: false }, { vendor: false, file: 42 as unknown as string, line: 1 }];
+    const stored = [
+      ...frames, { file: HERE, line: 2.5, vendor: false }, { vendor: false, file: 42 as unknown as string, line: 1 },
+    ];
     const shown = withExcerpts(stored);
     expect(shown[0].excerpt?.firstLine).toBe(7);
     expect(frames[0].excerpt).toBeUndefined();
@@ -89,7 +91,8 @@ describe('withExcerpts(frames, { root }): only project files are read', () => {
     fs.rmSync(outside, { recursive: true, force: true });
     fs.rmSync(inside, { recursive: true, force: true });
   });
-  const excerptOf = (file: string, root?: string) => withExcerpts([{ file, line: 1, vendor: false }], root === undefined ? {} : { root })[0].excerpt;
+  const excerptOf = (file: string, root?: string) =>
+    withExcerpts([{ file, line: 1, vendor: false }], root === undefined ? {} : { root })[0].excerpt;
 
   test('a frame naming a file outside the application root (a forged stored profile) shows no excerpt', () => {
     expect(excerptOf(path.join(outside, 'secret.js'))).toBeUndefined();

@@ -183,6 +183,7 @@ const body = fc.oneof(
 
 /** What node's HTTP parser answers 400 to by itself (llhttp), in a request-target and in a header value. */
 const PARSER_REFUSES_IN_TARGET = /[^\x21-\x7e]/gu;
+// eslint-disable-next-line no-control-regex -- the control characters Node's parser refuses in a header value
 const PARSER_REFUSES_IN_HEADER = /[\x00-\x08\x0a-\x1f\x7f]/g;
 
 function clean(text: string, refused: RegExp | null): string {

@@ -224,7 +224,7 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
 function storeTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_STORAGE_TIMEOUT_MS;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    const got = JSON.stringify(value) ?? String(value);
+    const got = JSON.stringify(value) ?? typeof value;
     const fix = `expected an integer of milliseconds ≥ 1, e.g. 1000 (got ${got}).`;
     throw new KernelConfigError(`${OPTION_PREFIX}timeoutMs`, fix);
   }

@@ -74,6 +74,7 @@ class Loader {
     }
     try {
       // loaded on first use: express-kernel/routing loads no package until a YAML file is read
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: see above
       const yaml = require('yaml') as typeof Yaml;
       return yaml.parse(text, { prettyErrors: false });
     } catch (error) {
