@@ -42,7 +42,7 @@ describe('has(program) and describeWith(program)', () => {
     } finally {
       delete process.env[overrideVariable('redis-server')];
     }
-    expect(missingMessage('php')).toBe('needs php (apt-get install -y php-cli php-symfony-routing)');
+    expect(missingMessage('php')).toBe('needs php (apt-get install -y php-cli php-symfony-routing php-symfony-yaml php-symfony-config)');
   });
 
   it('skip a suite whose program is missing with one line naming the Debian package, and pass', async () => {

@@ -24,9 +24,9 @@ const PROGRAMS: Record<Program, Lookup> = {
   // the real binary first: Debian's /usr/bin/chromium is a wrapper script
   chromium: { packages: 'chromium', candidates: ['/usr/lib/chromium/chromium', 'chromium'] },
   php: {
-    packages: 'php-cli php-symfony-routing',
+    packages: 'php-cli php-symfony-routing php-symfony-yaml php-symfony-config',
     candidates: ['php'],
-    needs: ['/usr/share/php/Symfony/Component/Routing/autoload.php'],
+    needs: ['Routing', 'Yaml', 'Config'].map((c) => `/usr/share/php/Symfony/Component/${c}/autoload.php`),
   },
 };
 
