@@ -221,7 +221,8 @@ describe('node dist/cli/main.js', () => {
 
     /** The environment without the colour switches, plus `env`. */
     function colourEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-      const { FORCE_COLOR: _f, NO_COLOR: _n, NODE_DISABLE_COLORS: _d, ...inherited } = process.env;
+      // without CI: Node gives a terminal 2 colours (none) when CI is set by an unknown CI service
+      const { FORCE_COLOR: _f, NO_COLOR: _n, NODE_DISABLE_COLORS: _d, CI: _ci, ...inherited } = process.env;
       return { ...inherited, COLUMNS: '80', TERM: 'xterm-256color', ...env };
     }
 

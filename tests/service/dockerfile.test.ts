@@ -143,7 +143,7 @@ describe('Dockerfile, replayed without Docker', () => {
     expect(fs.existsSync(path.join(built.workdir, 'node_modules', 'typescript'))).toBe(false);
     expect(fs.existsSync(path.join(built.workdir, 'node_modules', 'jest'))).toBe(false);
     // the TypeScript sources the exception pages' source-mapped frames show, not the tests
-    expect(fs.existsSync(path.join(built.workdir, 'src', 'server.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(built.workdir, 'src', 'demo', 'server.ts'))).toBe(true);
     expect(fs.existsSync(path.join(built.workdir, 'tests'))).toBe(false);
   });
 
