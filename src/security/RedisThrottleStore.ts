@@ -60,7 +60,8 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async peek(key: string): Promise<ThrottleHit> {
-    const reply = await this.client.eval(PEEK, { keys: [this.prefix + key], arguments: [] });
+    const peek = () => this.client.eval(PEEK, { keys: [this.prefix + key], arguments: [] });
+    const reply = await withDeadline('Login throttling', this.timeoutMs, peek);
     const [count, ttl] = reply as [number, number];
     return Number(count) === 0 ? NONE : { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
