@@ -51,19 +51,19 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
-    const keys = [this.prefix + key];
-    const args = [String(Math.round(windowSeconds * 1000))];
-    const hit = () => this.client.eval(HIT, { keys, arguments: args });
-    const reply = await withDeadline('Login throttling', this.timeoutMs, hit);
-    const [count, ttl] = reply as [number, number];
-    return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
+    return this.counter(HIT, key, [String(Math.round(windowSeconds * 1000))]);
   }
 
   async peek(key: string): Promise<ThrottleHit> {
-    const peek = () => this.client.eval(PEEK, { keys: [this.prefix + key], arguments: [] });
-    const reply = await withDeadline('Login throttling', this.timeoutMs, peek);
-    const [count, ttl] = reply as [number, number];
-    return Number(count) === 0 ? NONE : { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
+    const hit = await this.counter(PEEK, key, []);
+    return hit.count === 0 ? NONE : hit;
+  }
+
+  /** Runs a counter script (its reply: count, then the window's time left in ms) within the deadline. */
+  private async counter(script: string, key: string, args: string[]): Promise<ThrottleHit> {
+    const run = () => this.client.eval(script, { keys: [this.prefix + key], arguments: args });
+    const [count, ttl] = (await withDeadline('Login throttling', this.timeoutMs, run)) as [number, number];
+    return { count: Number(count), retryAfterSeconds: Math.max(0, Number(ttl)) / 1000 };
   }
 
   async reset(key: string): Promise<void> {
