@@ -1,0 +1,208 @@
+/**
+ * The contract between the API layer (resources, operations, formats: `src/api`) and the stores
+ * behind it (state providers and processors: `src/api/sql` and any other). API Platform's
+ * `ProviderInterface` and `ProcessorInterface`, cut down to what a stored resource needs.
+ *
+ * The API layer derives a {@link ResourceMetadata} from each resource's zod schema, turns query
+ * strings into a {@link CollectionQuery} (validated: a store never sees an unknown property, a bad
+ * value or an out-of-range page), turns bodies into plain data (relations as the target's id,
+ * dates as ISO strings) and calls a {@link StateProvider} or {@link StateProcessor}. Stores hold
+ * data only: no HTTP, no formats, no security.
+ * @module
+ */
+
+/**
+ * What a property is, for storage, filters and forms. Values in {@link StoredItem.data}:
+ * `string`, `text`, `enum`: string; `integer`, `number`: number; `boolean`: boolean;
+ * `date`: `YYYY-MM-DD`; `datetime`: ISO 8601 in UTC with milliseconds (`2026-11-25T10:00:00.000Z`);
+ * `relation`: the target item's id (number). Any of them may be null when `nullable`.
+ */
+export type PropertyKind =
+  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation';
+
+/** One property of a resource (the identifier `id` is not listed). */
+export interface PropertyMetadata {
+  /** The property name, also the column name (as written, e.g. `publishedAt`). */
+  readonly name: string;
+  readonly kind: PropertyKind;
+  /** May be null (and absent on create). */
+  readonly nullable: boolean;
+  /** Sent to clients, never accepted from them (API Platform `readable: true, writable: false`). */
+  readonly readOnly: boolean;
+  /** Accepted from clients, never sent to them (e.g. a password). */
+  readonly writeOnly: boolean;
+  /** For kind `enum`: the allowed values. */
+  readonly enumValues?: readonly string[];
+  /** For kind `relation`: the target resource's short name (e.g. `Author`). */
+  readonly relation?: string;
+}
+
+/** What a store knows of a resource. */
+export interface ResourceMetadata {
+  /** API Platform's short name, e.g. `Book`: the JSON-LD `@type`. */
+  readonly shortName: string;
+  /** The table (or collection) name, e.g. `books`. */
+  readonly table: string;
+  /** Every property but the identifier `id` (an integer chosen by the store). */
+  readonly properties: readonly PropertyMetadata[];
+}
+
+/** One stored item. */
+export interface StoredItem {
+  /** The identifier, chosen by the store on create (never `MAX(id)+1`). */
+  readonly id: number;
+  /**
+   * The stored version: 1 on create, +1 on each replace. The API's strong `ETag` and
+   * optimistic locking (`If-Match`, RFC 9110 §13.1.1) derive from it.
+   */
+  readonly version: number;
+  /** Every property of the metadata, by name, in the value shapes of {@link PropertyKind}. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Search strategies (API Platform `SearchFilter`): `exact` compares equal, the others match text
+ * case-insensitively.
+ */
+export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start';
+
+/**
+ * One condition of a collection query; a query's conditions all hold (AND). Values are already
+ * validated and converted to the property's kind by the API layer.
+ */
+export type FilterCondition =
+  /** Any of `values` (OR). For a relation, values are ids; for `exact` on numbers, numbers. */
+  | {
+    readonly type: 'search';
+    readonly property: string;
+    readonly strategy: SearchStrategy;
+    readonly values: readonly (string | number)[];
+  }
+  /** `property <op> value` on numbers, dates or datetimes (`between` arrives as gte + lte). */
+  | {
+    readonly type: 'range';
+    readonly property: string;
+    readonly operator: 'gt' | 'gte' | 'lt' | 'lte';
+    readonly value: number | string;
+  }
+  | { readonly type: 'boolean'; readonly property: string; readonly value: boolean }
+  /**
+   * Dates and datetimes: `before` is `<=`, `strictly_before` `<`, `after` `>=`, `strictly_after` `>`
+   * (API Platform `DateFilter`).
+   */
+  | {
+    readonly type: 'date';
+    readonly property: string;
+    readonly operator: 'before' | 'strictly_before' | 'after' | 'strictly_after';
+    readonly value: string;
+  }
+  /** `value: true`: the property is not null; false: it is null (API Platform `ExistsFilter`). */
+  | { readonly type: 'exists'; readonly property: string; readonly value: boolean };
+
+/**
+ * One sort key (API Platform `OrderFilter`). The store appends `id asc` as the last key, so pages
+ * are stable.
+ */
+export interface OrderBy {
+  readonly property: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** A validated collection request. */
+export interface CollectionQuery {
+  readonly conditions: readonly FilterCondition[];
+  readonly order: readonly OrderBy[];
+  /** From 1. */
+  readonly page: number;
+  /** From 1 to the resource's maximum (100 by default). */
+  readonly itemsPerPage: number;
+  /** Partial pagination: the store skips the count (no `totalItems`) and only says whether a next page exists. */
+  readonly partial: boolean;
+}
+
+/** One page of a collection. */
+export interface CollectionPage {
+  readonly items: readonly StoredItem[];
+  /** Every item matching the conditions, all pages; absent in partial mode. */
+  readonly totalItems?: number;
+  /** Whether an item exists after this page (partial mode reads `itemsPerPage + 1` rows to know). */
+  readonly hasNextPage: boolean;
+}
+
+/** One statement a store ran, for the profiler's Database panel. */
+export interface QueryLogEntry {
+  readonly sql: string;
+  /** The bound parameters, in order (the profiler redacts secrets before storing). */
+  readonly parameters: readonly unknown[];
+  /** Wall time, in milliseconds. */
+  readonly durationMs: number;
+  /** Rows returned (a SELECT) or affected (a write). */
+  readonly rows: number;
+  /** The driver's error message when the statement failed. */
+  readonly error?: string;
+}
+
+/** Per-call context: where the statements a call runs are reported (one request's profile). */
+export interface StateContext {
+  readonly logQuery?: (entry: QueryLogEntry) => void;
+}
+
+/** The result of a write. */
+export type WriteOutcome =
+  | { readonly status: 'ok'; readonly item: StoredItem }
+  | { readonly status: 'not_found' }
+  /** `expectedVersion` was given and the stored version differs: nothing was changed. */
+  | { readonly status: 'conflict'; readonly current: StoredItem }
+  /** A relation names no existing item (checked in the write's own transaction): nothing was changed. */
+  | { readonly status: 'invalid_relation'; readonly property: string };
+
+/** The result of a delete. */
+export type DeleteOutcome =
+  | { readonly status: 'ok' }
+  | { readonly status: 'not_found' }
+  | { readonly status: 'conflict'; readonly current: StoredItem }
+  /** Other items still refer to this one (a relation): nothing was deleted. */
+  | { readonly status: 'referenced'; readonly by: string };
+
+/**
+ * Reads items (API Platform `ProviderInterface`).
+ * @throws StorageUnavailableError (503) when the store is down, locked or read-only
+ */
+export interface StateProvider {
+  /** One page of the items matching `query`, in its order then by id. */
+  provideCollection(
+    resource: ResourceMetadata, query: CollectionQuery, context?: StateContext,
+  ): Promise<CollectionPage>;
+  /** The item, or null. */
+  provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null>;
+}
+
+/**
+ * Writes items (API Platform `ProcessorInterface`). Each call is one transaction: two processes
+ * (or several on one PostgreSQL) never lose or overwrite an acknowledged write.
+ * @throws StorageUnavailableError (503) when the store is down, locked or read-only
+ */
+export interface StateProcessor {
+  /**
+   * Stores a new item; `data` has every non-readOnly property (absent ones are null). The store
+   * picks the id and sets version 1.
+   */
+  create(
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext,
+  ): Promise<WriteOutcome>;
+  /**
+   * Replaces the item's properties with `data` (every non-readOnly property) and bumps its
+   * version; with `expectedVersion`, only if the stored version is that one.
+   */
+  replace(
+    resource: ResourceMetadata,
+    id: number,
+    data: Readonly<Record<string, unknown>>,
+    expectedVersion?: number,
+    context?: StateContext,
+  ): Promise<WriteOutcome>;
+  /** Deletes the item; with `expectedVersion`, only if the stored version is that one. */
+  remove(
+    resource: ResourceMetadata, id: number, expectedVersion?: number, context?: StateContext,
+  ): Promise<DeleteOutcome>;
+}
