@@ -12,10 +12,10 @@ import { KernelConfigError } from './KernelConfigError';
 export function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'function') return 'a function';
-  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'bigint') return `${String(value)}n`;
   if (value instanceof RegExp) return String(value);
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? (typeof value === 'symbol' ? value.toString() : typeof value);
   } catch {
     return typeof value;
   }
@@ -49,7 +49,9 @@ export interface OptionProblemDetails {
  * The error for a bad value: `Invalid option "<option>": <what> (got <value>); <hint>.`
  * @param what - what is wrong or what was expected, e.g. `expected an integer from 1 to 60000`
  */
-export function invalidOption(option: string, what: string, value: unknown, details: OptionProblemDetails = {}): KernelConfigError {
+export function invalidOption(
+  option: string, what: string, value: unknown, details: OptionProblemDetails = {},
+): KernelConfigError {
   const got = details.got === false ? '' : ` (got ${details.got ?? shown(value)})`;
   const text = `${what}${got}${details.hint === undefined ? '' : `; ${details.hint}`}`;
   return new KernelConfigError(option, /[.?!]$/.test(text) ? text : `${text}.`);

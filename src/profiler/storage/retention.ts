@@ -64,12 +64,13 @@ export const RETENTION_OPTIONS = Object.keys(retentionShape) as readonly (keyof 
  * @throws KernelConfigError naming the option, e.g. `Invalid option "profiler.storage.maxBytes":
  *   expected a whole number of bytes (e.g. 104857600 for 100 MiB) from 1 to 9007199254740991 (got "100MB").`
  */
-export function resolveRetention(options: ProfilerStorageOptions | undefined, storeOptions: readonly string[] = []): ResolvedRetention {
-  const schema = storeOptions.length === 0
-    ? profilerStorageOptionsSchema
-    : optionsObject({ ...retentionShape, ...Object.fromEntries(storeOptions.map((name) => [name, z.unknown().optional()])) });
-  const o = parseOptions(schema, options ?? {}, OPTION_PREFIX.slice(0, -1));
-  return Object.freeze({ maxProfiles: o.maxProfiles, maxBytes: o.maxBytes, maxAgeSeconds: o.maxAgeSeconds, now: o.now });
+export function resolveRetention(
+  options: ProfilerStorageOptions | undefined, storeOptions: readonly string[] = [],
+): ResolvedRetention {
+  const own = Object.fromEntries(storeOptions.map((name) => [name, z.unknown().optional()]));
+  const schema = storeOptions.length === 0 ? profilerStorageOptionsSchema : optionsObject({ ...retentionShape, ...own });
+  const { maxProfiles, maxBytes, maxAgeSeconds, now } = parseOptions(schema, options ?? {}, OPTION_PREFIX.slice(0, -1));
+  return Object.freeze({ maxProfiles, maxBytes, maxAgeSeconds, now });
 }
 
 /** The oldest request start time (ms since the epoch) a store still keeps. */
