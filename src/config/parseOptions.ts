@@ -13,6 +13,7 @@ function defaultWhat(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_value': return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`;
     case 'too_small': return `expected at least ${String(issue.minimum)}`;
     case 'too_big': return `expected at most ${String(issue.maximum)}`;
+    case 'invalid_union': return 'expected one of the forms the option\'s documentation gives';
     default: return undefined;
   }
 }

@@ -38,7 +38,9 @@ export const corsPathOptionsSchema = optionsObject({
    * Request headers allowed in preflights; `'*'` echoes the ones the browser asks for.
    * @default ['Content-Type', 'Authorization']
    */
-  allowedHeaders: z.union([z.literal('*'), tokens('a header name', 'header names')]).optional(),
+  allowedHeaders: z.union([z.literal('*'), tokens('a header name', 'header names')], {
+    error: 'expected "*" or a list of header names',
+  }).optional(),
 });
 
 /**

@@ -204,7 +204,6 @@ const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'objec
   error: 'expected an object',
 });
 const handler = functionOption<RequestHandler>('an Express middleware function');
-const secret = z.string().min(32, { error: 'expected at least 32 characters' });
 /** A regular expression source, compiled (flag `i`) once it is valid. */
 const hostPattern = z.string().min(1).superRefine((pattern, ctx) => {
   try {
@@ -240,8 +239,8 @@ export const kernelOptionsSchema = optionsObject({
   logger: objectWith<Logger>(['warn'], 'a pino logger').optional(),
   layers: z.partialRecord(z.enum(PLUGGABLE_LAYERS), z.union([handler, z.array(handler)])).optional(),
   routeHandlers: z.array(handler).optional(),
-  secret: z.union([secret, z.array(secret).min(1)]).optional(),
-  securityHeaders: z.union([z.literal(false), plainObject]).optional(),
+  secret: sessionOptionsShape.secret.optional(), // never shown in a message
+  securityHeaders: z.union([z.literal(false), plainObject], { error: 'expected helmet options or false' }).optional(),
   cors: corsOptionsSchema.optional(),
   session: optionsObject(kernelSessionShape).optional(),
   security: plainObject.optional(),
