@@ -1,41 +1,31 @@
-import { closestName } from '../errors/suggest';
 import { KernelConfigError } from './KernelConfigError';
+import { invalidOption, shown, unknownOption } from './optionError';
 
 /**
- * Construction-time checks shared by the layers' factories. Each failure is a
- * {@link KernelConfigError} (`ERR_CONFIG_INVALID_OPTION`): `Invalid option "<path>": <what>
- * (got <value>).` with the option's full path, e.g. `firewalls[0].pattern`.
+ * Construction-time checks of the security component's classes (authenticators, user providers,
+ * throttle stores), which take their options one by one. Each failure is told as every option
+ * error is ({@link invalidOption}): `Invalid option "<path>": <what> (got <value>).` with the
+ * option's full path, e.g. `firewalls[0].pattern`. The layers' option objects have zod schemas
+ * instead (src/config/optionSchemas.ts, {@link parseOptions}).
  */
 
-/** The value as a message shows it: JSON when possible, else its type. */
-export function shown(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  if (value instanceof RegExp) return String(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return typeof value;
-  }
-}
+export { shown };
 
 /**
  * @returns the error to throw for `option`
  * @param fix - what the option expects and how to fix it
  */
 export function invalid(option: string, fix: string, value: unknown): KernelConfigError {
-  return new KernelConfigError(option, `${fix} (got ${shown(value)}).`);
+  return invalidOption(option, fix, value);
 }
 
 /**
  * Rejects keys that are not in `known`, suggesting the closest known key.
- * @throws KernelConfigError `Invalid option "<option>.<key>": unknown option. Did you mean "x"?`
+ * @throws KernelConfigError `Invalid option "<option>.<key>": unknown option; did you mean "x"?`
  */
 export function knownKeys(value: object, known: readonly string[], option: string): void {
   for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const best = closestName(key, known);
-    const hint = best !== undefined ? ` Did you mean "${best}"?` : ` Known options: ${known.join(', ')}.`;
-    throw new KernelConfigError(option === '' ? key : `${option}.${key}`, `unknown option.${hint}`);
+    if (!known.includes(key)) throw unknownOption(option === '' ? key : `${option}.${key}`, key, known);
   }
 }
 

@@ -1,49 +1,78 @@
-import { KernelConfigError } from '../config/KernelConfigError';
+import { z } from 'zod';
+import { invalidOption } from '../config/optionError';
+import { httpToken, optionsObject, wholeNumber } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 import { compileOrigins, OriginList, OriginPattern } from './origins';
 
-/** CORS settings of one path prefix (NelmioCorsBundle's `paths` entry). All optional. */
-export interface CorsPathOptions {
+const PATHS = 'expected settings per path regex, e.g. { "^/api/": { origins: ["https://app.example.com"] } }';
+
+const tokens = (what: string, plural: string): z.ZodReadonly<z.ZodArray<z.ZodString>> =>
+  z.array(httpToken(`${what} (an HTTP token)`), { error: `expected a list of ${plural}` }).readonly();
+
+/** The schema of one `paths` entry (and of `defaults`): {@link CorsPathOptions} is its input. */
+export const corsPathOptionsSchema = optionsObject({
   /**
    * Origins allowed to read responses: exact origins, `*` (any origin; not with `credentials`)
-   * or anchored RegExps. Any other origin gets no CORS headers.
+   * or anchored RegExps. Any other origin gets no CORS headers. Each entry is checked by
+   * {@link compileOrigins}.
    * @default [] (none)
    * @example ['https://app.example.com', /^https:\/\/[a-z0-9-]+\.example\.com$/]
    */
-  origins?: readonly OriginPattern[];
+  origins: z.array(z.custom<OriginPattern>(), { error: 'expected a list of origins (strings or RegExps)' }).readonly().optional(),
   /** Send `Access-Control-Allow-Credentials: true` (cookies, HTTP auth). @default false */
-  credentials?: boolean;
+  credentials: z.boolean({ error: 'expected true or false' }).optional(),
   /**
    * Response headers scripts may read (`Access-Control-Expose-Headers`).
    * @default ['X-Debug-Token', 'X-Debug-Token-Link'] (the profiler's)
    */
-  exposedHeaders?: readonly string[];
+  exposedHeaders: tokens('a header name', 'header names').optional(),
   /**
    * How long a browser may cache a preflight answer, in seconds (`Access-Control-Max-Age`),
    * 0 to 86400. @default undefined (no header: the browser's default, 5 s)
    * @example 3600
    */
-  maxAge?: number;
+  maxAge: wholeNumber(0, 86400, 'seconds').optional(),
   /** Methods allowed in preflights. @default ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'] */
-  methods?: readonly string[];
+  methods: tokens('a method', 'methods').optional(),
   /**
    * Request headers allowed in preflights; `'*'` echoes the ones the browser asks for.
    * @default ['Content-Type', 'Authorization']
    */
-  allowedHeaders?: readonly string[] | '*';
-}
+  allowedHeaders: z.union([z.literal('*'), tokens('a header name', 'header names')], {
+    error: 'expected "*" or a list of header names',
+  }).optional(),
+});
 
-/** Options of {@link corsLayer}. */
-export interface CorsOptions {
+/**
+ * The options of {@link corsLayer}, validated once at construction: {@link CorsOptions} is its
+ * input; {@link resolveCorsOptions} compiles its output into {@link ResolvedCorsOptions}.
+ */
+export const corsOptionsSchema = optionsObject({
   /**
    * Settings per path: each key is a regular expression (case-insensitive, unanchored, as in
    * NelmioCorsBundle) tested against the raw path info; the first matching key wins.
    * Paths that match no key get no CORS handling.
    * @example { '^/api/': { origins: ['https://app.example.com'], maxAge: 3600 } }
    */
-  paths: Readonly<Record<string, CorsPathOptions>>;
+  paths: z.record(z.string(), corsPathOptionsSchema, { error: PATHS })
+    .refine((paths) => Object.keys(paths).length > 0, { error: PATHS })
+    .superRefine((paths, ctx) => {
+      for (const key of Object.keys(paths)) {
+        const error = compiledPattern(key);
+        if (error === undefined) continue;
+        const message = `the key is not a valid regular expression: ${error}`;
+        ctx.addIssue({ code: 'custom', path: [key], message, input: key, params: { got: false } });
+      }
+    }).readonly(),
   /** Settings every path starts from (NelmioCorsBundle's `defaults`). */
-  defaults?: CorsPathOptions;
-}
+  defaults: corsPathOptionsSchema.optional(),
+});
+
+/** CORS settings of one path prefix (NelmioCorsBundle's `paths` entry). All optional. */
+export type CorsPathOptions = z.input<typeof corsPathOptionsSchema>;
+
+/** Options of {@link corsLayer}. */
+export type CorsOptions = z.input<typeof corsOptionsSchema>;
 
 /** One validated `paths` entry. Frozen. */
 export interface CorsRule {
@@ -63,54 +92,34 @@ export interface ResolvedCorsOptions {
   readonly rules: readonly CorsRule[];
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const PATH_KEYS = ['origins', 'credentials', 'exposedHeaders', 'maxAge', 'methods', 'allowedHeaders'];
-const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
-
-function tokens(value: unknown, option: string, what: string): readonly string[] {
-  if (!Array.isArray(value)) throw new KernelConfigError(option, `expected a list of ${what} (got ${show(value)}).`);
-  value.forEach((v: unknown, i) => {
-    if (typeof v !== 'string' || !TOKEN.test(v)) throw new KernelConfigError(`${option}[${i}]`, `expected ${what.replace(/s$/, '')} (an HTTP token) (got ${show(v)}).`);
-  });
-  return Object.freeze([...(value as string[])]);
-}
-
-function checkKeys(settings: CorsPathOptions | undefined, at: string): void {
-  for (const key of Object.keys(settings ?? {})) {
-    if (!PATH_KEYS.includes(key)) throw new KernelConfigError(`${at}.${key}`, `unknown option; expected one of ${PATH_KEYS.join(', ')}.`);
+/** The message of a `paths` key that does not compile, or undefined. */
+function compiledPattern(key: string): string | undefined {
+  try {
+    new RegExp(key, 'i');
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
 }
 
 function resolveRule(path: string, own: CorsPathOptions, defaults: CorsPathOptions): CorsRule {
   const at = `cors.paths[${JSON.stringify(path)}]`;
-  checkKeys(own, at);
   const o: CorsPathOptions = { ...defaults, ...own };
-  let pathPattern: RegExp;
-  try {
-    pathPattern = new RegExp(path, 'i');
-  } catch (e) {
-    throw new KernelConfigError(at, `the key is not a valid regular expression: ${(e as Error).message}.`);
-  }
   const credentials = o.credentials ?? false;
-  if (typeof credentials !== 'boolean') throw new KernelConfigError(`${at}.credentials`, `expected true or false (got ${show(credentials)}).`);
   const origins = compileOrigins(o.origins ?? [], `${at}.origins`);
   if (origins.any && credentials) {
-    throw new KernelConfigError(`${at}.origins`, 'the wildcard "*" cannot go with credentials: true (any site could read your users\' data); list the origins.');
+    const what = 'the wildcard "*" cannot go with credentials: true (any site could read your users\' data)';
+    throw invalidOption(`${at}.origins`, what, o.origins, { got: false, hint: 'list the origins' });
   }
-  const maxAge = o.maxAge;
-  if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge >= 0 && maxAge <= 86400)) {
-    throw new KernelConfigError(`${at}.maxAge`, `expected a whole number of seconds from 0 to 86400 (got ${show(maxAge)}).`);
-  }
-  const allowedHeaders = o.allowedHeaders === '*' ? '*' : tokens(o.allowedHeaders ?? ['Content-Type', 'Authorization'], `${at}.allowedHeaders`, 'header names');
   return Object.freeze({
     path,
-    pathPattern,
+    pathPattern: new RegExp(path, 'i'),
     origins,
     credentials,
-    exposedHeaders: tokens(o.exposedHeaders ?? ['X-Debug-Token', 'X-Debug-Token-Link'], `${at}.exposedHeaders`, 'header names'),
-    maxAge,
-    methods: Object.freeze(tokens(o.methods ?? ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'], `${at}.methods`, 'methods').map((m) => m.toUpperCase())),
-    allowedHeaders,
+    exposedHeaders: Object.freeze([...(o.exposedHeaders ?? ['X-Debug-Token', 'X-Debug-Token-Link'])]),
+    maxAge: o.maxAge,
+    methods: Object.freeze((o.methods ?? ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE']).map((m) => m.toUpperCase())),
+    allowedHeaders: o.allowedHeaders === '*' ? '*' : Object.freeze([...(o.allowedHeaders ?? ['Content-Type', 'Authorization'])]),
   });
 }
 
@@ -120,12 +129,7 @@ function resolveRule(path: string, own: CorsPathOptions, defaults: CorsPathOptio
  *   and value
  */
 export function resolveCorsOptions(options: CorsOptions): ResolvedCorsOptions {
-  const paths: unknown = options?.paths;
-  if (typeof paths !== 'object' || paths === null || Array.isArray(paths) || Object.keys(paths).length === 0) {
-    throw new KernelConfigError('cors.paths', `expected settings per path regex, e.g. { "^/api/": { origins: ["https://app.example.com"] } } (got ${show(paths)}).`);
-  }
-  const defaults = options.defaults ?? {};
-  checkKeys(defaults, 'cors.defaults');
-  const rules = Object.entries(paths as Record<string, CorsPathOptions>).map(([path, own]) => resolveRule(path, own, defaults));
+  const o = parseOptions(corsOptionsSchema, options, 'cors');
+  const rules = Object.entries(o.paths).map(([path, own]) => resolveRule(path, own, o.defaults ?? {}));
   return Object.freeze({ rules: Object.freeze(rules) });
 }

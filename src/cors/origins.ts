@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../config/KernelConfigError';
+import { invalidOption } from '../config/optionError';
 
 /**
  * An allowed origin: an exact serialised origin (`https://app.example.com`, `null` for opaque
@@ -26,7 +26,7 @@ const SERIALISED_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+
  * @throws KernelConfigError naming the entry, its value and the fix
  */
 export function compileOrigins(origins: readonly OriginPattern[], option: string): OriginList {
-  if (!Array.isArray(origins)) throw new KernelConfigError(option, `expected a list of origins (strings or RegExps) (got ${JSON.stringify(origins)}).`);
+  if (!Array.isArray(origins)) throw invalidOption(option, 'expected a list of origins (strings or RegExps)', origins);
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   let any = false;
@@ -34,7 +34,9 @@ export function compileOrigins(origins: readonly OriginPattern[], option: string
     const at = `${option}[${i}]`;
     if (origin instanceof RegExp) {
       if (!origin.source.startsWith('^') || !origin.source.endsWith('$')) {
-        throw new KernelConfigError(at, `the regular expression /${origin.source}/ must be anchored with ^ and $ so that it matches whole origins, e.g. /^https:\\/\\/(.+\\.)?example\\.com$/.`);
+        const what = `the regular expression /${origin.source}/ must be anchored with ^ and $ so that it matches whole `
+          + 'origins, e.g. /^https:\\/\\/(.+\\.)?example\\.com$/';
+        throw invalidOption(at, what, origin, { got: false });
       }
       patterns.push(new RegExp(origin.source, origin.flags.replace(/[gy]/g, '')));
     } else if (origin === '*') {
@@ -43,8 +45,9 @@ export function compileOrigins(origins: readonly OriginPattern[], option: string
       exact.add(origin);
     } else {
       const fixed = typeof origin === 'string' ? origin.toLowerCase().replace(/\/+$/, '') : '';
-      const hint = fixed !== origin && SERIALISED_ORIGIN.test(fixed) ? ` Did you mean "${fixed}"?` : ' Write scheme://host[:port], e.g. "https://app.example.com".';
-      throw new KernelConfigError(at, `expected an origin, "*" or an anchored RegExp (got ${JSON.stringify(origin) ?? String(origin)}).${hint}`);
+      const hint = fixed !== origin && SERIALISED_ORIGIN.test(fixed)
+        ? `did you mean "${fixed}"?` : 'write scheme://host[:port], e.g. "https://app.example.com"';
+      throw invalidOption(at, 'expected an origin, "*" or an anchored RegExp', origin, { hint });
     }
   });
   return Object.freeze({ any, exact: Object.freeze(exact), patterns: Object.freeze(patterns) });

@@ -11,16 +11,20 @@ export interface Layer {
   readonly handler: RequestHandler | ErrorRequestHandler;
 }
 
+/**
+ * The layers a caller can plug handlers into (`KernelOptions.layers`), in order: the only place
+ * their names are written.
+ */
+export const PLUGGABLE_LAYERS = ['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone'] as const;
+
+/** A layer a caller can plug handlers into. */
+export type PluggableLayer = (typeof PLUGGABLE_LAYERS)[number];
+
 /** The layer names, in order. Layers not configured are left out. */
 export const LAYER_ORDER = [
   'request',        // req.kernel: URI parts, effective method
   'profiler',       // token, X-Debug-Token headers, profile written when the response ends
-  'security-headers',
-  'cors',
-  'session',
-  'firewall',
-  'locale',
-  'time-zone',
+  ...PLUGGABLE_LAYERS,
   'router',         // match, redirect, controller (body parsing and post-deserialization checks run per route)
   'error',          // not found / method not allowed / exceptions rendered
 ] as const;

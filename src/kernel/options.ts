@@ -1,19 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { KernelConfigError } from '../config/KernelConfigError';
-import { closestName } from '../errors/suggest';
+import { invalidOption } from '../config/optionError';
+import { functionOption, objectWith, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
 import type { DataCollector } from '../profiler/collectors/DataCollector';
 import type { HelmetOptions } from 'helmet';
-import type { CorsOptions } from '../cors/options';
-import type { SessionOptions } from '../session/options';
+import { corsOptionsSchema, type CorsOptions } from '../cors/options';
+import { sessionOptionsShape, type SessionOptions } from '../session/options';
 import type { FirewallOptions } from '../security/FirewallOptions';
-import type { LocaleOptions } from '../locale/localeLayer';
-import type { TimeZoneOptions } from '../timezone/timeZoneLayer';
+import { localeOptionsSchema, type LocaleOptions } from '../locale/options';
+import { timeZoneOptionsSchema, type TimeZoneOptions } from '../timezone/options';
+import { PLUGGABLE_LAYERS, type PluggableLayer } from './layers';
+
+export { PLUGGABLE_LAYERS, type PluggableLayer } from './layers';
 
 /** Session settings on the kernel: the secret comes from {@link KernelOptions.secret}. */
 export type KernelSessionOptions = Omit<SessionOptions, 'secret' | 'environment' | 'logger'>;
@@ -160,10 +164,6 @@ export type ErrorHook = (error: unknown, req: Request) => void | Promise<void>;
 /** Template paths by status code (400–599) or `default`. */
 export type ErrorTemplatePaths = { [status: number]: string; default?: string };
 
-/** The layers a caller can plug handlers into. */
-export type PluggableLayer = 'security-headers' | 'cors' | 'session' | 'firewall' | 'locale' | 'time-zone';
-export const PLUGGABLE_LAYERS: readonly PluggableLayer[] = ['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone'];
-
 /** {@link KernelOptions} after validation, with every default applied. Frozen. */
 export interface ResolvedKernelOptions {
   readonly routes: RouteCollection;
@@ -199,41 +199,60 @@ export interface ResolvedKernelOptions {
   readonly errorTemplates: Readonly<Record<string, string>>;
 }
 
-const ipList = z.array(z.string().min(1));
-const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object');
-const handler = z.custom<RequestHandler>((v) => typeof v === 'function', 'expected an Express middleware function');
-const schema = z.object({
-  routes: z.instanceof(RouteCollection, { message: 'expected a RouteCollection' }),
+const ipList = z.array(z.string().min(1, { error: 'expected an IP, a CIDR or a name such as loopback' }));
+const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+  error: 'expected an object',
+});
+const handler = functionOption<RequestHandler>('an Express middleware function');
+/** A regular expression source, compiled (flag `i`) once it is valid. */
+const hostPattern = z.string().min(1).superRefine((pattern, ctx) => {
+  try {
+    new RegExp(pattern, 'i');
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}`, input: pattern });
+  }
+}).transform((pattern) => new RegExp(pattern, 'i'));
+const { secret: _secret, environment: _environment, logger: _logger, ...kernelSessionShape } = sessionOptionsShape;
+
+/**
+ * The kernel's options, composed of the layers' schemas (`cors`, `session`, `locale`, `timeZone`
+ * are checked here, with their full paths, before any layer is built). {@link KernelOptions} is
+ * checked against its input by tests/types.
+ */
+export const kernelOptionsSchema = optionsObject({
+  routes: z.instanceof(RouteCollection, { error: 'expected a RouteCollection' }),
   debug: z.boolean().optional(),
-  environment: z.string().regex(/^[a-z0-9_-]+$/i, 'expected a name like dev, test or prod').optional(),
+  environment: z.string().regex(/^[a-z0-9_-]+$/i, { error: 'expected a name like dev, test or prod' }).optional(),
   trustedProxies: ipList.optional(),
-  trustedHosts: z.array(z.string().min(1)).optional(),
-  profiler: z.object({
+  trustedHosts: z.array(hostPattern).optional(),
+  profiler: optionsObject({
     enabled: z.boolean().optional(),
-    storage: z.custom<ProfilerStorage>((v) => typeof v === 'object' && v !== null && typeof (v as ProfilerStorage).write === 'function', 'expected a ProfilerStorage').optional(),
+    storage: objectWith<ProfilerStorage>(['write'], 'a ProfilerStorage').optional(),
     allowedIps: ipList.optional(),
-    collectors: z.array(z.custom<DataCollector>((v) => typeof v === 'object' && v !== null && typeof (v as DataCollector).collect === 'function', 'expected a DataCollector')).optional(),
+    collectors: z.array(objectWith<DataCollector>(['collect'], 'a DataCollector')).optional(),
     dangerouslyAllowInProduction: z.boolean().optional(),
     toolbar: z.boolean().optional(),
     logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).optional(),
     redactFields: z.array(z.string().min(1)).optional(),
-    projectRoot: z.string().refine((v) => path.isAbsolute(v), 'expected an absolute path').optional(),
-  }).strict().optional(),
-  logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).warn === 'function', 'expected a pino logger').optional(),
-  layers: z.partialRecord(z.enum(['security-headers', 'cors', 'session', 'firewall', 'locale', 'time-zone']), z.union([handler, z.array(handler)])).optional(),
+    projectRoot: z.string().refine((v) => path.isAbsolute(v), { error: 'expected an absolute path' }).optional(),
+  }).optional(),
+  logger: objectWith<Logger>(['warn'], 'a pino logger').optional(),
+  layers: z.partialRecord(z.enum(PLUGGABLE_LAYERS), z.union([handler, z.array(handler)])).optional(),
   routeHandlers: z.array(handler).optional(),
-  secret: z.union([z.string().min(32, 'expected at least 32 characters'), z.array(z.string().min(32, 'expected at least 32 characters')).min(1)]).optional(),
-  securityHeaders: z.union([z.literal(false), plainObject]).optional(),
-  cors: plainObject.optional(),
-  session: plainObject.optional(),
+  secret: sessionOptionsShape.secret.optional(), // never shown in a message
+  securityHeaders: z.union([z.literal(false), plainObject], { error: 'expected helmet options or false' }).optional(),
+  cors: corsOptionsSchema.optional(),
+  session: optionsObject(kernelSessionShape).optional(),
   security: plainObject.optional(),
-  locale: plainObject.optional(),
-  timeZone: plainObject.optional(),
-  onError: z.custom<ErrorHook>((v) => typeof v === 'function', 'expected a function (error, req) => void').optional(),
+  locale: localeOptionsSchema.optional(),
+  timeZone: timeZoneOptionsSchema.optional(),
+  onError: functionOption<ErrorHook>('a function (error, req) => void').optional(),
   errors: z.enum(['render', 'next']).optional(),
   notFound: z.enum(['render', 'next']).optional(),
-  errorTemplates: z.record(z.string(), z.string().refine((p) => path.isAbsolute(p), 'expected an absolute path of a nunjucks template')).optional(),
-}).strict();
+  errorTemplates: z.record(z.string(), z.string().refine((p) => path.isAbsolute(p), {
+    error: 'expected an absolute path of a nunjucks template',
+  })).optional(),
+});
 
 /**
  * Each template path must name a readable file, checked now so a typo is a start-up error.
@@ -242,7 +261,7 @@ const schema = z.object({
 function checkErrorTemplates(paths: Record<string, string>): Readonly<Record<string, string>> {
   for (const [key, file] of Object.entries(paths)) {
     if (!/^(?:[45]\d\d|default)$/.test(key)) {
-      throw new KernelConfigError(`errorTemplates.${key}`, 'expected a status code from 400 to 599 or "default" as the key.');
+      throw invalidOption(`errorTemplates.${key}`, 'expected a status code from 400 to 599 or "default" as the key', key, { got: false });
     }
     let isFile = false;
     try {
@@ -251,52 +270,32 @@ function checkErrorTemplates(paths: Record<string, string>): Readonly<Record<str
     } catch {
       isFile = false;
     }
-    if (!isFile) throw new KernelConfigError(`errorTemplates.${key}`, `no readable template file at ${JSON.stringify(file)}.`);
+    if (!isFile) throw invalidOption(`errorTemplates.${key}`, `no readable template file at ${JSON.stringify(file)}`, file, { got: false });
   }
   return Object.freeze({ ...paths });
 }
 
-function suggest(key: string, known: string[]): string {
-  const best = closestName(key, known);
-  return best !== undefined ? ` Did you mean "${best}"?` : '';
-}
-
 /**
- * Validates options once, at construction (fail fast), and applies defaults.
+ * Validates options once, at construction (fail fast), and applies defaults. The layers' options
+ * are checked here and kept as given: each layer's factory resolves its own.
  * @throws KernelConfigError naming the first bad option, showing the value and how to fix it
  */
 export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOptions {
-  const parsed = schema.safeParse(options ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue.path.join('.');
-    if (issue.code === 'unrecognized_keys') {
-      const key = issue.keys[0];
-      const shape = at === 'profiler' ? Object.keys(schema.shape.profiler.unwrap().shape) : Object.keys(schema.shape);
-      const option = at === '' ? key : `${at}.${key}`;
-      throw new KernelConfigError(option, `unknown option.${suggest(key, shape)}`);
-    }
-    const value = issue.path.reduce<unknown>((o, k) => (o as Record<string | number, unknown> | undefined)?.[k as string], options);
-    throw new KernelConfigError(at || 'options', `${issue.message} (got ${JSON.stringify(value) ?? String(value)}).`);
-  }
-  const o = parsed.data;
+  const o = parseOptions(kernelOptionsSchema, options ?? {}, '');
   const environment = o.environment ?? ((o.debug ?? false) ? 'dev' : 'prod');
   if (environment === 'prod' && (o.debug ?? false) && (o.profiler?.enabled ?? true) && o.profiler?.dangerouslyAllowInProduction !== true) {
-    throw new KernelConfigError('profiler.enabled', 'the profiler does not run with environment "prod": it shows request data and stack traces. Turn debug off, set profiler.enabled: false, or set profiler.dangerouslyAllowInProduction: true (PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1 for the demo).');
+    const what = 'the profiler does not run with environment "prod": it shows request data and stack traces';
+    const hint = 'turn debug off, set profiler.enabled: false, or set profiler.dangerouslyAllowInProduction: true '
+      + '(PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1 for the demo).';
+    throw invalidOption('profiler.enabled', what, o.profiler?.enabled, { got: false, hint });
   }
   if (o.session !== undefined && o.secret === undefined) {
-    throw new KernelConfigError('secret', 'a session needs the application secret: set `secret` (at least 32 characters), e.g. from APP_SECRET.');
+    const hint = 'set `secret` (at least 32 characters), e.g. from APP_SECRET.';
+    throw invalidOption('secret', 'a session needs the application secret', undefined, { got: false, hint });
   }
   const debug = o.debug ?? false;
   const trustedProxies = Object.freeze([...(o.trustedProxies ?? [])]);
-  const trustedHosts = Object.freeze((o.trustedHosts ?? []).map((pattern, i) => {
-    try {
-      return new RegExp(pattern, 'i');
-    } catch (e) {
-      const why = `not a valid regular expression: ${(e as Error).message} (got ${JSON.stringify(pattern)}).`;
-      throw new KernelConfigError(`trustedHosts.${i}`, why);
-    }
-  }));
+  const trustedHosts = Object.freeze(o.trustedHosts ?? []);
   const allowedIps = Object.freeze([...(o.profiler?.allowedIps ?? ['loopback'])]);
   return Object.freeze({
     routes: o.routes,
@@ -319,11 +318,11 @@ export function resolveKernelOptions(options: KernelOptions): ResolvedKernelOpti
     routeHandlers: Object.freeze([...(o.routeHandlers ?? [])]),
     secret: o.secret,
     securityHeaders: o.securityHeaders ?? {},
-    cors: o.cors as CorsOptions | undefined,
-    session: o.session,
-    security: o.security as FirewallOptions | undefined,
-    locale: o.locale,
-    timeZone: o.timeZone,
+    cors: options.cors,
+    session: options.session,
+    security: options.security,
+    locale: options.locale,
+    timeZone: options.timeZone,
     onError: o.onError,
     errors: o.errors ?? 'render',
     notFound: o.notFound ?? 'render',

@@ -2,8 +2,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type {} from 'express-session';
 import { existingSession } from '../session/previousSession';
 import { defineRequestSlot } from '../http/requestSlots';
-import { KernelConfigError } from '../config/KernelConfigError';
+import { resolveLocaleOptions, type LocaleOptions, type ResolvedLocaleOptions } from './options';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
+
+export { resolveLocaleOptions } from './options';
+export type { LocaleOptions, ResolvedLocaleOptions } from './options';
 
 /** Where a request's locale came from, in order of precedence. */
 export type LocaleSource = 'route' | 'session' | 'header' | 'default';
@@ -36,28 +39,6 @@ declare module 'express-session' {
   }
 }
 
-/** Options of {@link localeLayer}. All optional. */
-export interface LocaleOptions {
-  /**
-   * The locale when no source gives an enabled one (Symfony `framework.default_locale`).
-   * Must be one of `enabledLocales`.
-   * @default 'en'
-   */
-  defaultLocale?: string;
-  /**
-   * The locales the application speaks (Symfony `framework.enabled_locales`), `fr` or `fr_FR`.
-   * @default [defaultLocale]
-   * @example ['en', 'fr', 'de']
-   */
-  enabledLocales?: readonly string[];
-}
-
-/** {@link LocaleOptions} validated, with defaults applied. Frozen. */
-export interface ResolvedLocaleOptions {
-  readonly defaultLocale: string;
-  readonly enabledLocales: readonly string[];
-}
-
 /** What the layer leaves on the request for {@link routeLocale}. */
 export interface LocaleContext {
   readonly options: ResolvedLocaleOptions;
@@ -86,31 +67,6 @@ export function applyLocale(req: Request, res: Response, context: LocaleContext,
   req.locale = info.locale;
   req.localeInfo = Object.isFrozen(info) ? info : Object.freeze({ ...info });
   if (!res.headersSent) res.setHeader('Content-Language', context.tags.get(info.locale) ?? info.locale);
-}
-
-/**
- * Validates {@link LocaleOptions} (fail fast, at construction).
- * @throws KernelConfigError `Invalid option "locale.<name>": …` naming the option and value
- */
-export function resolveLocaleOptions(options: LocaleOptions = {}): ResolvedLocaleOptions {
-  const defaultLocale = options.defaultLocale ?? 'en';
-  const enabledLocales = options.enabledLocales ?? [defaultLocale];
-  if (!Array.isArray(enabledLocales) || enabledLocales.length === 0) {
-    throw new KernelConfigError('locale.enabledLocales', `expected a non-empty list of locales such as ["en", "fr"] (got ${JSON.stringify(enabledLocales)}).`);
-  }
-  enabledLocales.forEach((locale: unknown, i) => {
-    let ok = typeof locale === 'string' && locale !== 'und';
-    try {
-      if (ok) toLanguageTag(locale as string);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new KernelConfigError(`locale.enabledLocales[${i}]`, `expected a locale such as "fr" or "fr_FR" (got ${JSON.stringify(locale)}).`);
-  });
-  if (!enabledLocales.includes(defaultLocale)) {
-    throw new KernelConfigError('locale.defaultLocale', `expected one of the enabled locales ${JSON.stringify(enabledLocales)} (got ${JSON.stringify(defaultLocale)}); add it to enabledLocales.`);
-  }
-  return Object.freeze({ defaultLocale, enabledLocales: Object.freeze(Array.from<string>(enabledLocales)) });
 }
 
 /**

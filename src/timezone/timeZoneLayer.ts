@@ -3,10 +3,13 @@ import type {} from 'express-session';
 import { parse as parseCookie } from 'cookie';
 import { existingSession } from '../session/previousSession';
 import { BadRequestHttpError } from '../http/errors';
-import { KernelConfigError } from '../config/KernelConfigError';
+import { resolveTimeZoneOptions, type TimeZoneOptions } from './options';
 import { headerText } from '../http/headerText';
 import { canonicalTimeZone } from './timeZones';
 import { defineRequestSlot } from '../http/requestSlots';
+
+export { resolveTimeZoneOptions } from './options';
+export type { ResolvedTimeZoneOptions, TimeZoneOptions } from './options';
 
 /** Where a request's time zone came from, in order of precedence. */
 export type TimeZoneSource = 'user' | 'session' | 'header' | 'cookie' | 'default';
@@ -37,59 +40,6 @@ declare module 'express-session' {
     /** The user's IANA time zone, read by {@link timeZoneLayer}. */
     timeZone?: string;
   }
-}
-
-/** Options of {@link timeZoneLayer}. All optional. */
-export interface TimeZoneOptions {
-  /**
-   * The zone when no source gives a valid one: an IANA name or `UTC`.
-   * @default 'UTC'
-   * @example 'Europe/Paris'
-   */
-  default?: string;
-  /**
-   * The signed-in user's preference, asked first; an invalid or empty answer is ignored (the
-   * next source decides). Runs after the firewall, so `req.user` is known.
-   * @example (req) => req.user?.timeZone
-   */
-  userPreference?: (req: Request) => string | null | undefined;
-  /**
-   * The cookie read after the `Time-Zone` header; an invalid value in it is ignored.
-   * @default 'tz'
-   */
-  cookieName?: string;
-}
-
-/** {@link TimeZoneOptions} validated, with defaults applied. Frozen. */
-export interface ResolvedTimeZoneOptions {
-  readonly default: string;
-  readonly userPreference?: (req: Request) => string | null | undefined;
-  readonly cookieName: string;
-}
-
-const KNOWN_OPTIONS = ['default', 'userPreference', 'cookieName'];
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/**
- * Validates {@link TimeZoneOptions} (fail fast, at construction).
- * @throws KernelConfigError `Invalid option "timeZone.<name>": …` naming the option and value
- */
-export function resolveTimeZoneOptions(options: TimeZoneOptions = {}): ResolvedTimeZoneOptions {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) throw new KernelConfigError(`timeZone.${key}`, `unknown option; expected one of ${KNOWN_OPTIONS.join(', ')}.`);
-  }
-  const zone = canonicalTimeZone(options.default ?? 'UTC');
-  if (zone === undefined) {
-    throw new KernelConfigError('timeZone.default', `expected an IANA time zone such as "Europe/Paris" or "UTC" (got ${JSON.stringify(options.default)}).`);
-  }
-  if (options.userPreference !== undefined && typeof options.userPreference !== 'function') {
-    throw new KernelConfigError('timeZone.userPreference', `expected a function (req) => string | undefined (got ${typeof options.userPreference}).`);
-  }
-  const cookieName = options.cookieName ?? 'tz';
-  if (typeof cookieName !== 'string' || !COOKIE_NAME.test(cookieName)) {
-    throw new KernelConfigError('timeZone.cookieName', `expected a cookie name (an RFC 6265 token) (got ${JSON.stringify(cookieName)}).`);
-  }
-  return Object.freeze({ default: zone, userPreference: options.userPreference, cookieName });
 }
 
 /**

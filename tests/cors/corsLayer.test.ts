@@ -161,15 +161,27 @@ describe('corsLayer(options) actual requests', () => {
 
 describe('corsLayer(options) validation', () => {
   it.each<[string, CorsOptions, string]>([
-    ['no paths', { paths: {} }, 'Invalid option "cors.paths": expected settings per path regex'],
-    ['a bad path regex', { paths: { '^/api(': {} } }, 'Invalid option "cors.paths["^/api("]": the key is not a valid regular expression'],
-    ['an unanchored origin regex', { paths: { '^/api': { origins: [/example\.com/] } } }, 'Invalid option "cors.paths["^/api"].origins[0]": the regular expression /example\\.com/ must be anchored'],
-    ['a trailing slash', { paths: { '^/api': { origins: ['https://App.example.com/'] } } }, 'Invalid option "cors.paths["^/api"].origins[0]": expected an origin, "*" or an anchored RegExp (got "https://App.example.com/"). Did you mean "https://app.example.com"?'],
-    ['a wildcard with credentials', { paths: { '^/api': { origins: ['*'], credentials: true } } }, 'Invalid option "cors.paths["^/api"].origins": the wildcard "*" cannot go with credentials: true'],
-    ['a negative max-age', { paths: { '^/api': { maxAge: -1 } } }, 'Invalid option "cors.paths["^/api"].maxAge": expected a whole number of seconds from 0 to 86400 (got -1).'],
-    ['a typo', { paths: { '^/api': { exposeHeaders: [] } as never } }, 'Invalid option "cors.paths["^/api"].exposeHeaders": unknown option; expected one of origins, credentials, exposedHeaders'],
-    ['a bad header name', { paths: { '^/api': { allowedHeaders: ['X Bad'] } } }, 'Invalid option "cors.paths["^/api"].allowedHeaders[0]": expected header name (an HTTP token) (got "X Bad").'],
-    ['a typo in defaults', { paths: { '^/api': {} }, defaults: { origin: [] } as never }, 'Invalid option "cors.defaults.origin": unknown option'],
+    ['no paths', { paths: {} }, 'Invalid option "cors.paths": expected settings per path regex, e.g. '
+      + '{ "^/api/": { origins: ["https://app.example.com"] } } (got {}).'],
+    ['a bad path regex', { paths: { '^/api(': {} } },
+      'Invalid option "cors.paths["^/api("]": the key is not a valid regular expression: '
+      + 'Invalid regular expression: /^/api(/i: Unterminated group.'],
+    ['an unanchored origin regex', { paths: { '^/api': { origins: [/example\.com/] } } },
+      'Invalid option "cors.paths["^/api"].origins[0]": the regular expression /example\\.com/ must be anchored'],
+    ['a trailing slash', { paths: { '^/api': { origins: ['https://App.example.com/'] } } },
+      'Invalid option "cors.paths["^/api"].origins[0]": expected an origin, "*" or an anchored RegExp '
+      + '(got "https://App.example.com/"); did you mean "https://app.example.com"?'],
+    ['a wildcard with credentials', { paths: { '^/api': { origins: ['*'], credentials: true } } },
+      'Invalid option "cors.paths["^/api"].origins": the wildcard "*" cannot go with credentials: true '
+      + '(any site could read your users\' data); list the origins.'],
+    ['a negative max-age', { paths: { '^/api': { maxAge: -1 } } },
+      'Invalid option "cors.paths["^/api"].maxAge": expected a whole number of seconds from 0 to 86400 (got -1).'],
+    ['a typo', { paths: { '^/api': { exposeHeaders: [] } as never } },
+      'Invalid option "cors.paths["^/api"].exposeHeaders": unknown option; did you mean "exposedHeaders"?'],
+    ['a bad header name', { paths: { '^/api': { allowedHeaders: ['X Bad'] } } },
+      'Invalid option "cors.paths["^/api"].allowedHeaders[0]": expected a header name (an HTTP token) (got "X Bad").'],
+    ['a typo in defaults', { paths: { '^/api': {} }, defaults: { origin: [] } as never },
+      'Invalid option "cors.defaults.origin": unknown option; did you mean "origins"?'],
   ])('refuses %s at construction', (_what, options, message) => {
     expect(() => corsLayer(options)).toThrow(message);
   });

@@ -104,6 +104,6 @@ describe('trustedHosts', () => {
 
   test('an invalid pattern is a KernelConfigError naming the option', () => {
     expect(() => kernel({ trustedHosts: ['^ok$', '(unclosed'] })).toThrow(KernelConfigError);
-    expect(() => kernel({ trustedHosts: ['^ok$', '(unclosed'] })).toThrow(/^Invalid option "trustedHosts.1": not a valid regular expression: .* \(got "\(unclosed"\)\.$/);
+    expect(() => kernel({ trustedHosts: ['^ok$', '(unclosed'] })).toThrow(/^Invalid option "trustedHosts\[1\]": not a valid regular expression: .* \(got "\(unclosed"\)\.$/);
   });
 });

@@ -133,9 +133,13 @@ describe('localeLayer(options) with malformed Accept-Language', () => {
 
 describe('localeLayer(options) validation', () => {
   it.each<[string, LocaleOptions, string]>([
-    ['an empty list', { enabledLocales: [] }, 'Invalid option "locale.enabledLocales": expected a non-empty list of locales'],
-    ['a bad locale', { enabledLocales: ['en', 'not a locale'] }, 'Invalid option "locale.enabledLocales[1]": expected a locale such as "fr" or "fr_FR" (got "not a locale").'],
-    ['a default outside the list', { defaultLocale: 'it', enabledLocales: ['en', 'fr'] }, 'Invalid option "locale.defaultLocale": expected one of the enabled locales ["en","fr"] (got "it"); add it to enabledLocales.'],
+    ['an empty list', { enabledLocales: [] },
+      'Invalid option "locale.enabledLocales": expected a non-empty list of locales such as ["en", "fr"] (got []).'],
+    ['a bad locale', { enabledLocales: ['en', 'not a locale'] },
+      'Invalid option "locale.enabledLocales[1]": expected a locale such as "fr" or "fr_FR" (got "not a locale").'],
+    ['a default outside the list', { defaultLocale: 'it', enabledLocales: ['en', 'fr'] },
+      'Invalid option "locale.defaultLocale": expected one of the enabled locales ["en","fr"] (got "it"); add it to enabledLocales.'],
+    ['a typo', { enabledLocale: ['en'] } as never, 'Invalid option "locale.enabledLocale": unknown option; did you mean "enabledLocales"?'],
   ])('refuses %s at construction', (_what, options, message) => {
     expect(() => localeLayer(options)).toThrow(message);
   });

@@ -35,7 +35,7 @@ describe('InMemoryUserProvider', () => {
 
   test.each([
     [{ users: { a: { password: 1 } } }, /^Invalid option "users\.a\.password": expected a bcrypt hash or a plaintext password/],
-    [{ users: { a: { password: 'a', role: [] } } }, 'Invalid option "users.a.role": unknown option. Did you mean "roles"?'],
+    [{ users: { a: { password: 'a', role: [] } } }, 'Invalid option "users.a.role": unknown option; did you mean "roles"?'],
     [{ users: { a: { password: 'a' }, A: { password: 'b' } } }, /^Invalid option "users\.A": identifiers are case-insensitive/],
     [{ users: {}, cost: 3 }, 'Invalid option "cost": expected an integer ≥ 4 (got 3).'],
   ])('rejects %j', (options, message) => {

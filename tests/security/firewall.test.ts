@@ -180,14 +180,14 @@ describe('firewall(options) validation', () => {
   const valid = (): FirewallOptions => ({ firewalls: [{ name: 'main', provider, authenticators: [new HttpBasicAuthenticator()] }] });
   const cases: Array<[string, (o: FirewallOptions) => void, RegExp | string]> = [
     ['a bad pattern', (o) => { o.firewalls[0].pattern = '^/(admin'; }, /^Invalid option "firewalls\[0\]\.pattern": not a valid regular expression: .* \(got "\^\/\(admin"\)\.$/],
-    ['a typo in a firewall key', (o) => { (o.firewalls[0] as unknown as Record<string, unknown>).statless = true; }, 'Invalid option "firewalls[0].statless": unknown option. Did you mean "stateless"?'],
+    ['a typo in a firewall key', (o) => { (o.firewalls[0] as unknown as Record<string, unknown>).statless = true; }, 'Invalid option "firewalls[0].statless": unknown option; did you mean "stateless"?'],
     ['a missing provider', (o) => { delete o.firewalls[0].provider; }, /^Invalid option "firewalls\[0\]\.provider": a firewall with authenticators needs a UserProvider/],
     ['duplicate names', (o) => { o.firewalls.push({ name: 'main' }); }, 'Invalid option "firewalls[1].name": another firewall has this name (got "main").'],
     ['no firewall', (o) => { o.firewalls = []; }, /^Invalid option "firewalls": expected at least one firewall/],
     ['an unknown entry point', (o) => { o.firewalls[0].entryPoint = 'form_login'; }, 'Invalid option "firewalls[0].entryPoint": no authenticator of this firewall named so can be an entry point (can: http_basic) (got "form_login").'],
     ['two possible entry points', (o) => { o.firewalls[0].authenticators?.push(new AccessTokenAuthenticator({ lookup: () => null })); }, /^Invalid option "firewalls\[0\]\.entryPoint": several authenticators can be the entry point \(http_basic, access_token\): name one/],
     ['a bad CIDR', (o) => { o.accessControl = [{ path: '^/', ips: ['10.0.0.0/99'] }]; }, /^Invalid option "accessControl\[0\]\.ips": not an IP address or CIDR: /],
-    ['a typo in a rule', (o) => { o.accessControl = [{ path: '^/', role: ['ROLE_USER'] } as never]; }, 'Invalid option "accessControl[0].role": unknown option. Did you mean "roles"?'],
+    ['a typo in a rule', (o) => { o.accessControl = [{ path: '^/', role: ['ROLE_USER'] } as never]; }, 'Invalid option "accessControl[0].role": unknown option; did you mean "roles"?'],
     ['a lowercase-less method', (o) => { o.firewalls[0].methods = ['GE T']; }, 'Invalid option "firewalls[0].methods[0]": expected an HTTP method such as "GET" (got "GE T").'],
     ['a bad hierarchy', (o) => { o.roleHierarchy = { ROLE_ADMIN: 'ROLE_USER' as never }; }, 'Invalid option "roleHierarchy.ROLE_ADMIN": expected an array (got "ROLE_USER").'],
     ['zero attempts', (o) => { o.throttling = { maxAttempts: 0, store: new MemoryThrottleStore() }; }, 'Invalid option "throttling.maxAttempts": expected an integer ≥ 1 (got 0).'],

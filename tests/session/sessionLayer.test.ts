@@ -194,7 +194,11 @@ describe('sessionLayer(options) validation', () => {
     ['redis without a client', { store: 'redis', sqlitePath: undefined }, 'Invalid option "session.redis": expected a connected node-redis client'],
     ['a bad cookie name', { name: 'my session' }, 'Invalid option "session.name": expected a cookie name (an RFC 6265 token) (got "my session").'],
     ['a tiny ttl', { ttlSeconds: 5 }, 'Invalid option "session.ttlSeconds": expected a whole number of seconds from 60 to 31536000 (got 5).'],
-    ['a typo', { cookieLifetime: 5 } as never, 'Invalid option "session.cookieLifetime": unknown option; expected one of secret, store, sqlitePath'],
+    ['a typo', { cookieLifetimeSecond: 5 } as never,
+      'Invalid option "session.cookieLifetimeSecond": unknown option; did you mean "cookieLifetimeSeconds"?'],
+    ['a key far from any option', { cookieLifetime: 5 } as never,
+      'Invalid option "session.cookieLifetime": unknown option; expected one of secret, store, sqlitePath, redis, redisPrefix, '
+      + 'name, ttlSeconds, cookieLifetimeSeconds, cookiePath, cookieDomain, pruneIntervalSeconds, environment, logger, timeoutMs.'],
   ])('refuses %s at construction', (_what, options, message) => {
     expect(() => sessionLayer({ secret: SECRET, sqlitePath: path.join(dir, 'x.sqlite'), ...options })).toThrow(message);
   });

@@ -167,9 +167,14 @@ describe('formatInTimeZone(date, req, options)', () => {
 describe('timeZoneLayer(options) validation', () => {
   it.each<[string, TimeZoneOptions, string]>([
     ['an unknown default', { default: 'Mars/Base' }, 'Invalid option "timeZone.default": expected an IANA time zone such as "Europe/Paris" or "UTC" (got "Mars/Base").'],
-    ['a userPreference that is not a function', { userPreference: 'user.tz' as never }, 'Invalid option "timeZone.userPreference": expected a function (req) => string | undefined (got string).'],
+    ['a userPreference that is not a function', { userPreference: 'user.tz' as never },
+      'Invalid option "timeZone.userPreference": expected a function (req) => string | undefined (got "user.tz").'],
     ['a bad cookie name', { cookieName: 'time zone' }, 'Invalid option "timeZone.cookieName": expected a cookie name (an RFC 6265 token) (got "time zone").'],
-    ['a typo', { defualt: 'UTC' } as never, 'Invalid option "timeZone.defualt": unknown option; expected one of default, userPreference, cookieName.'],
+    ['a typo', { defualt: 'UTC' } as never, 'Invalid option "timeZone.defualt": unknown option; did you mean "default"?'],
+    ['a key far from any option', { zone: 'UTC' } as never,
+      'Invalid option "timeZone.zone": unknown option; expected one of default, userPreference, cookieName.'],
+    ['a default that is not a string', { default: 42 as never },
+      'Invalid option "timeZone.default": expected an IANA time zone such as "Europe/Paris" or "UTC" (got 42).'],
   ])('refuses %s at construction', (_what, options, message) => {
     expect(() => timeZoneLayer(options)).toThrow(message);
   });

@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../../config/KernelConfigError';
+import { invalidOption } from '../../config/optionError';
 import { openRedis, RedisClient } from '../../storage/redis';
 import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
@@ -92,11 +92,11 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
     this.retention = resolveRetention(options, ['keyPrefix', 'timeoutMs']);
     this.timeoutMs = storeTimeout(options.timeoutMs);
     if (typeof client !== 'object' || client === null || typeof client.eval !== 'function') {
-      throw new KernelConfigError(`${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url).');
+      throw invalidOption(`${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url)', client, { got: false });
     }
     const prefix = options.keyPrefix ?? 'express-kernel:profiler:';
     if (typeof prefix !== 'string' || !/^[\w:.{}-]*$/.test(prefix)) {
-      throw new KernelConfigError(`${OPTION_PREFIX}keyPrefix`, `expected letters, digits and ":_-.{}" only, e.g. "myapp:profiler:" (got ${JSON.stringify(prefix)}).`);
+      throw invalidOption(`${OPTION_PREFIX}keyPrefix`, 'expected letters, digits and ":_-.{}" only, e.g. "myapp:profiler:"', prefix);
     }
     this.keyPrefix = prefix;
     this.keys = { index: `${prefix}index`, summaries: `${prefix}summaries`, sizes: `${prefix}sizes`, bytes: `${prefix}bytes` };
@@ -224,9 +224,7 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
 function storeTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_STORAGE_TIMEOUT_MS;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    const got = JSON.stringify(value) ?? typeof value;
-    const fix = `expected an integer of milliseconds ≥ 1, e.g. 1000 (got ${got}).`;
-    throw new KernelConfigError(`${OPTION_PREFIX}timeoutMs`, fix);
+    throw invalidOption(`${OPTION_PREFIX}timeoutMs`, 'expected an integer of milliseconds ≥ 1, e.g. 1000', value);
   }
   return value;
 }

@@ -5,7 +5,7 @@ import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { resultLimit } from './ProfilerStorage';
 import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
-import { KernelConfigError } from '../../config/KernelConfigError';
+import { invalidOption } from '../../config/optionError';
 import { due } from '../../support/due';
 
 /** The file the embedded store uses when given none, relative to the working directory. */
@@ -123,14 +123,15 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     this.retention = resolveRetention(options, ['sqlitePath', 'database']);
     if (options.database !== undefined) {
       if (typeof options.database !== 'object' || options.database === null || typeof options.database.prepare !== 'function') {
-        throw new KernelConfigError(`${OPTION_PREFIX}database`, 'expected an open better-sqlite3 database, e.g. openSqlite(file).');
+        const what = 'expected an open better-sqlite3 database, e.g. openSqlite(file)';
+        throw invalidOption(`${OPTION_PREFIX}database`, what, options.database, { got: false });
       }
       this.db = options.database;
       this.ownsDatabase = false;
     } else {
       const file = options.sqlitePath ?? DEFAULT_SQLITE_PATH;
       if (typeof file !== 'string' || file === '') {
-        throw new KernelConfigError(`${OPTION_PREFIX}sqlitePath`, `expected a file path, e.g. "${DEFAULT_SQLITE_PATH}" (got ${JSON.stringify(file)}).`);
+        throw invalidOption(`${OPTION_PREFIX}sqlitePath`, `expected a file path, e.g. "${DEFAULT_SQLITE_PATH}"`, file);
       }
       this.db = openSqlite(file, `${OPTION_PREFIX}sqlitePath`);
       // Profiles are debug data: like Symfony's file storage, which never fsyncs, this connection

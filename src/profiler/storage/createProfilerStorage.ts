@@ -1,4 +1,4 @@
-import { KernelConfigError } from '../../config/KernelConfigError';
+import { invalidOption } from '../../config/optionError';
 import { MemoryProfilerStorage } from './MemoryProfilerStorage';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { RedisProfilerStorage } from './RedisProfilerStorage';
@@ -35,7 +35,7 @@ export async function createProfilerStorage(config: ProfilerStorageConfig = {}):
   resolveRetention(config, ['sqlitePath', 'redisUrl', 'timeoutMs']);
   if (redisUrl !== undefined) {
     if (typeof redisUrl !== 'string' || !/^rediss?:\/\//.test(redisUrl)) {
-      throw new KernelConfigError(`${OPTION_PREFIX}redisUrl`, `expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379" (got ${JSON.stringify(redisUrl)}).`);
+      throw invalidOption(`${OPTION_PREFIX}redisUrl`, 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"', redisUrl);
     }
     return RedisProfilerStorage.open(redisUrl, { ...retention, timeoutMs });
   }

@@ -1,26 +1,34 @@
-import { closestName } from '../../errors/suggest';
+import { z } from 'zod';
 import { profileJson } from '../profileJson';
-import { KernelConfigError } from '../../config/KernelConfigError';
+import { parseOptions } from '../../config/parseOptions';
+import { functionOption, optionsObject, wholeNumber } from '../../config/optionSchemas';
 import type { Profile } from '../Profile';
+
+/** The longest `maxAgeSeconds`: 10 years. */
+export const MAX_AGE_SECONDS = 315_360_000;
+
+/** Where a store's options sit in the application's configuration, for error messages. */
+export const OPTION_PREFIX = 'profiler.storage.';
 
 /**
  * Retention caps every profiler store enforces when it writes. When a cap is exceeded the oldest
- * profiles (by request start `time`, then token) are deleted first.
+ * profiles (by request start `time`, then token) are deleted first. Each store's options add
+ * their own keys to these (see {@link resolveRetention}).
  */
-export interface ProfilerStorageOptions {
+export const retentionShape = {
   /**
    * How many profiles to keep, from 1 to 10,000,000.
    * @default 1000
    * @example 5000
    */
-  maxProfiles?: number;
+  maxProfiles: wholeNumber(1, 10_000_000, 'profiles').default(1000),
   /**
    * How many bytes of profiles to keep: the sum of the profiles' JSON sizes in UTF-8, from 1 to
    * 2^53 − 1. A single profile larger than this is refused (`write` rejects with a RangeError).
    * @default 104857600 (100 MiB)
    * @example 10 * 1024 * 1024
    */
-  maxBytes?: number;
+  maxBytes: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'bytes (e.g. 104857600 for 100 MiB)').default(100 * 1024 * 1024),
   /**
    * How long a profile is kept, in seconds after its request started, from 1 to 315,360,000
    * (10 years). Older profiles are hidden at once and deleted on the next write; Redis also
@@ -28,77 +36,41 @@ export interface ProfilerStorageOptions {
    * @default 172800 (2 days, as Symfony's profiler garbage collection)
    * @example 3600
    */
-  maxAgeSeconds?: number;
+  maxAgeSeconds: wholeNumber(1, MAX_AGE_SECONDS, 'seconds (e.g. 172800 for 2 days)').default(2 * 24 * 3600),
   /**
    * The clock the age cap reads, in milliseconds since the epoch (tests inject a fake one).
    * @default Date.now
    */
-  now?: () => number;
-}
+  now: functionOption<() => number>('a function returning milliseconds since the epoch').default(() => Date.now),
+};
+
+/** The retention options alone: the schema of {@link ProfilerStorageOptions}. */
+export const profilerStorageOptionsSchema = optionsObject(retentionShape);
+
+/** The retention caps of a profiler store. All optional. */
+export type ProfilerStorageOptions = z.input<typeof profilerStorageOptionsSchema>;
 
 /** {@link ProfilerStorageOptions} after validation, defaults applied. Frozen. */
-export type ResolvedRetention = Readonly<Required<ProfilerStorageOptions>>;
+export type ResolvedRetention = Readonly<z.output<typeof profilerStorageOptionsSchema>>;
 
 /** The retention options' names. */
-export const RETENTION_OPTIONS = ['maxProfiles', 'maxBytes', 'maxAgeSeconds', 'now'] as const;
-
-/** Where a store's options sit in the application's configuration, for error messages. */
-export const OPTION_PREFIX = 'profiler.storage.';
-
-/** The longest `maxAgeSeconds`: 10 years. */
-export const MAX_AGE_SECONDS = 315_360_000;
-
-const DEFAULTS = { maxProfiles: 1000, maxBytes: 100 * 1024 * 1024, maxAgeSeconds: 2 * 24 * 3600 };
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-function wholeNumber(options: Record<string, unknown>, name: keyof typeof DEFAULTS, max: number, unit: string): number {
-  const value = options[name];
-  if (value === undefined) return DEFAULTS[name];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new KernelConfigError(OPTION_PREFIX + name, `expected a whole number of ${unit} from 1 to ${max} (got ${show(value)}).`);
-  }
-  return value;
-}
-
-/**
- * Fails on an option the store does not know, suggesting the closest name or listing them all.
- * @throws KernelConfigError `Invalid option "profiler.storage.<name>": unknown option. Did you mean "…"?`
- */
-export function checkOptionNames(options: object, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue;
-    const close = closestName(key, known);
-    throw new KernelConfigError(OPTION_PREFIX + key, `unknown option. ${close === undefined ? `Known options: ${known.join(', ')}.` : `Did you mean "${close}"?`}`);
-  }
-}
+export const RETENTION_OPTIONS = Object.keys(retentionShape) as readonly (keyof typeof retentionShape)[];
 
 /**
  * Validates the retention options (at construction: fail fast) and applies the defaults.
  * @param options - the store's options, retention caps among them
- * @param storeOptions - the names of the store's own options, allowed beside the caps
+ * @param storeOptions - the names of the store's own options, allowed beside the caps (the store
+ *   checks their values)
  * @throws KernelConfigError naming the option, e.g. `Invalid option "profiler.storage.maxBytes":
  *   expected a whole number of bytes (e.g. 104857600 for 100 MiB) from 1 to 9007199254740991 (got "100MB").`
  */
-export function resolveRetention(options: ProfilerStorageOptions | undefined, storeOptions: readonly string[] = []): ResolvedRetention {
-  if (options === undefined) options = {};
-  if (typeof options !== 'object' || options === null) {
-    throw new KernelConfigError('profiler.storage', `expected an options object (got ${show(options)}).`);
-  }
-  checkOptionNames(options, [...RETENTION_OPTIONS, ...storeOptions]);
-  const o = options as Record<string, unknown>;
-  const now = o.now ?? Date.now;
-  if (typeof now !== 'function') {
-    throw new KernelConfigError(OPTION_PREFIX + 'now', `expected a function returning milliseconds since the epoch (got ${show(now)}).`);
-  }
-  return Object.freeze({
-    maxProfiles: wholeNumber(o, 'maxProfiles', 10_000_000, 'profiles'),
-    maxBytes: wholeNumber(o, 'maxBytes', Number.MAX_SAFE_INTEGER, 'bytes (e.g. 104857600 for 100 MiB)'),
-    maxAgeSeconds: wholeNumber(o, 'maxAgeSeconds', MAX_AGE_SECONDS, 'seconds (e.g. 172800 for 2 days)'),
-    now: now as () => number,
-  });
+export function resolveRetention(
+  options: ProfilerStorageOptions | undefined, storeOptions: readonly string[] = [],
+): ResolvedRetention {
+  const own = Object.fromEntries(storeOptions.map((name) => [name, z.unknown().optional()]));
+  const schema = storeOptions.length === 0 ? profilerStorageOptionsSchema : optionsObject({ ...retentionShape, ...own });
+  const { maxProfiles, maxBytes, maxAgeSeconds, now } = parseOptions(schema, options ?? {}, OPTION_PREFIX.slice(0, -1));
+  return Object.freeze({ maxProfiles, maxBytes, maxAgeSeconds, now });
 }
 
 /** The oldest request start time (ms since the epoch) a store still keeps. */

@@ -43,8 +43,8 @@ export function describeProfilerStorage(name: string, factory: StorageFactory): 
         ['maxBytes', '100MB', /^Invalid option "profiler\.storage\.maxBytes": expected a whole number of bytes .*\(got "100MB"\)\.$/],
         ['maxAgeSeconds', 1.5, /^Invalid option "profiler\.storage\.maxAgeSeconds": expected a whole number of seconds .*\(got 1\.5\)\.$/],
         ['now', 42, /^Invalid option "profiler\.storage\.now": expected a function/],
-        ['maxProfile', 10, /^Invalid option "profiler\.storage\.maxProfile": unknown option\. Did you mean "maxProfiles"\?$/],
-        ['path', 10, /^Invalid option "profiler\.storage\.path": unknown option\. Known options: maxProfiles, maxBytes, maxAgeSeconds, now/],
+        ['maxProfile', 10, /^Invalid option "profiler\.storage\.maxProfile": unknown option; did you mean "maxProfiles"\?$/],
+        ['path', 10, /^Invalid option "profiler\.storage\.path": unknown option; expected one of maxProfiles, maxBytes, maxAgeSeconds, now/],
       ])('rejects %s = %p, naming the option', async (option, value, message) => {
         await expect(async () => factory({ [option]: value })).rejects.toThrow(message);
       });

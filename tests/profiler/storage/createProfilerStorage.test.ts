@@ -63,7 +63,7 @@ describe('createProfilerStorage(config)', () => {
   it.each<[string, object, string]>([
     ['a Redis URL without its scheme', { redisUrl: '127.0.0.1:6379' },
       'Invalid option "profiler.storage.redisUrl": expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379" (got "127.0.0.1:6379").'],
-    ['a mistyped option', { sqlitePth: 'x.sqlite' }, 'Invalid option "profiler.storage.sqlitePth": unknown option. Did you mean "sqlitePath"?'],
+    ['a mistyped option', { sqlitePth: 'x.sqlite' }, 'Invalid option "profiler.storage.sqlitePth": unknown option; did you mean "sqlitePath"?'],
     ['a cap in the wrong unit', { maxAgeSeconds: '2d' }, 'Invalid option "profiler.storage.maxAgeSeconds": expected a whole number of seconds (e.g. 172800 for 2 days) from 1 to 315360000 (got "2d").'],
     ['an empty SQLite path', { sqlitePath: '' }, 'Invalid option "profiler.storage.sqlitePath": expected a file path, e.g. "var/profiler.sqlite" (got "").'],
   ])('rejects %s, naming the option', async (_what, config, message) => {
