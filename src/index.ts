@@ -36,6 +36,8 @@ export type { UrlGeneratorInterface, ParameterValue } from './routing/generator/
 export * from './routing/errors';
 export * from './http/errors';
 export { ERROR_CODES, formatMessage } from './errors/codes';
-export type { ErrorCode } from './errors/codes';
+export type { ErrorCode, HttpErrorCode } from './errors/codes';
+export { KernelError, isKernelError } from './errors/KernelError';
+export type { KernelErrorClasses, KernelErrorOf, KernelErrorOptions } from './errors/KernelError';
 export { MissingPeerDependencyError } from './storage/optionalPeer';
 export type { OptionalPeer } from './storage/optionalPeer';

@@ -1,24 +1,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createDemoRoutes } from '../demo/routes';
-import { RouteLoaderError } from '../routing/errors';
+import { isKernelError, KernelError } from '../errors/KernelError';
 import { loadRoutes as loadRouteFile } from '../routing/loader/RouteFileLoader';
 import type { RouteCollection } from '../routing/RouteCollection';
 
-const ROUTES_MODULE_ERROR = Symbol.for('express-kernel.RoutesModuleError');
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_CLI_ROUTES_MODULE: RoutesModuleError;
+  }
+}
 
 /**
  * The routes module (or the `express-kernel.config.*` file naming it) could not be loaded or
- * exports no route collection. The message names the file and says what was expected; `cause`
- * holds the underlying error, if any.
+ * exports no route collection (code `ERR_CLI_ROUTES_MODULE`). The message names the file and says
+ * what was expected; `cause` holds the underlying error, if any.
  */
-export class RoutesModuleError extends Error {
+export class RoutesModuleError extends KernelError {
   override name = 'RoutesModuleError';
-  /** Stable code of this error (CLI layer). */
-  readonly code = 'ERR_CLI_ROUTES_MODULE';
+  declare readonly code: 'ERR_CLI_ROUTES_MODULE';
   /** The module specifier as given on the command line or in the config file. */
   readonly modulePath: string;
-  readonly [ROUTES_MODULE_ERROR] = true;
 
   /**
    * @param modulePath - the module specifier as given
@@ -26,17 +28,9 @@ export class RoutesModuleError extends Error {
    * @param options - `cause`: the error that stopped the loading
    */
   constructor(modulePath: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('ERR_CLI_ROUTES_MODULE', message, options);
     this.modulePath = modulePath;
   }
-}
-
-/**
- * True when `value` is a {@link RoutesModuleError}, also across realms and package copies.
- * @param value - anything caught
- */
-export function isRoutesModuleError(value: unknown): value is RoutesModuleError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ROUTES_MODULE_ERROR] === true;
 }
 
 /**
@@ -168,7 +162,7 @@ function load(file: string, given: string): unknown {
   try {
     return readRoutesFile(file);
   } catch (error) {
-    if (error instanceof RouteLoaderError) {
+    if (isKernelError(error, 'ERR_ROUTING_LOADER')) {
       throw new RoutesModuleError(given, `Cannot load the routes file "${given}": ${error.message}`, { cause: error });
     }
     throw new RoutesModuleError(given, `Cannot load the routes module "${given}": ${firstLine(error)}`, { cause: error });

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { formatMessage } from '../errors/codes';
+import { isKernelError, KernelError } from '../errors/KernelError';
 import type { ProfileCriteria } from '../profiler/Profile';
 import { createProfilerStorage, ProfilerStorageConfig } from '../profiler/storage/createProfilerStorage';
 import type { ClosableProfilerStorage, ProfilerStorage } from '../profiler/storage/ProfilerStorage';
@@ -41,11 +43,33 @@ export interface ProfilerStorageSelection {
   redis?: string;
 }
 
-class InvalidOption extends Error {}
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_CLI_INVALID_OPTION: InvalidOption;
+  }
+}
+
+/**
+ * A command-line option that does not parse (code `ERR_CLI_INVALID_OPTION`): `The "--<name>"
+ * option expects <what>, "<value>" given.`, printed as an `[ERROR]` block (Symfony Console's
+ * `InvalidOptionException`).
+ */
+export class InvalidOption extends KernelError {
+  override name = 'InvalidOption';
+  declare readonly code: 'ERR_CLI_INVALID_OPTION';
+  /**
+   * @param option - the option's name without dashes, e.g. `limit`
+   * @param expected - what it takes, e.g. `a whole number from 1 to 1000000`
+   * @param value - the value given
+   */
+  constructor(option: string, expected: string, value: string) {
+    super('ERR_CLI_INVALID_OPTION', formatMessage('ERR_CLI_INVALID_OPTION', option, expected, value));
+  }
+}
 
 function integer(name: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-    throw new InvalidOption(`The "--${name}" option expects a whole number from ${min} to ${max}, "${value}" given.`);
+    throw new InvalidOption(name, `a whole number from ${min} to ${max}`, value);
   }
   return Number(value);
 }
@@ -53,7 +77,7 @@ function integer(name: string, value: string, min: number, max: number): number 
 function moment(name: string, value: string): number {
   const ms = /^\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
   if (Number.isNaN(ms)) {
-    throw new InvalidOption(`The "--${name}" option expects milliseconds since the epoch or a date such as 2024-05-01T10:00:00Z, "${value}" given.`);
+    throw new InvalidOption(name, 'milliseconds since the epoch or a date such as 2024-05-01T10:00:00Z', value);
   }
   return ms;
 }
@@ -84,7 +108,7 @@ export async function profilerList(storage: ProfilerStorage, criteria: ProfilerL
   try {
     search = criteriaOf(criteria);
   } catch (e) {
-    if (!(e instanceof InvalidOption)) throw e;
+    if (!isKernelError(e, 'ERR_CLI_INVALID_OPTION')) throw e;
     io.error(e.message);
     return { output: io.toString(), exitCode: 1, stream: 'stdout' };
   }

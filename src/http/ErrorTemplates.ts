@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import nunjucks from 'nunjucks';
+import { formatMessage } from '../errors/codes';
+import { KernelError } from '../errors/KernelError';
 import { templates } from './templates';
+
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_HTTP_ERROR_TEMPLATE: ErrorTemplateError;
+  }
+}
 
 /** What an error page template gets. */
 export interface ErrorPageContext {
@@ -12,15 +20,20 @@ export interface ErrorPageContext {
   message: string;
 }
 
-/** A template file that does not compile, found by {@link ErrorTemplates.compile}. */
-export class ErrorTemplateError extends Error {
+/**
+ * A template file that does not compile, found by {@link ErrorTemplates.compile} (code
+ * `ERR_HTTP_ERROR_TEMPLATE`; `createKernel` reports it as a `KernelConfigError`).
+ */
+export class ErrorTemplateError extends KernelError {
   override name = 'ErrorTemplateError';
+  declare readonly code: 'ERR_HTTP_ERROR_TEMPLATE';
   /**
    * @param key - the status code or `default` the file was given for
    * @param file - the template's path
    */
   constructor(readonly key: string, readonly file: string, options: { cause: unknown }) {
-    super(`the template ${JSON.stringify(file)} does not compile: ${(options.cause as Error)?.message ?? String(options.cause)}`, options);
+    const reason = (options.cause as Error)?.message ?? String(options.cause);
+    super('ERR_HTTP_ERROR_TEMPLATE', formatMessage('ERR_HTTP_ERROR_TEMPLATE', JSON.stringify(file), reason), options);
   }
 }
 

@@ -1,52 +1,78 @@
-import { ErrorCode, formatMessage } from '../errors/codes';
+import { ERROR_CODES, formatMessage, HttpErrorCode } from '../errors/codes';
+import { isKernelError, KernelError, KernelErrorOptions } from '../errors/KernelError';
 
-const HTTP_ERROR = Symbol.for('express-kernel.HttpError');
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_HTTP_NOT_FOUND: NotFoundHttpError;
+    ERR_HTTP_METHOD_NOT_ALLOWED: MethodNotAllowedHttpError;
+    ERR_HTTP_BAD_REQUEST: BadRequestHttpError;
+    ERR_HTTP_INVALID_HOST: BadRequestHttpError;
+    ERR_HTTP_INVALID_FORWARDED_HEADER: BadRequestHttpError;
+    ERR_HTTP_UNTRUSTED_HOST: BadRequestHttpError;
+    ERR_HTTP_UNAUTHORIZED: HttpError;
+    ERR_HTTP_FORBIDDEN: AccessDeniedHttpError;
+    ERR_HTTP_PAYLOAD_TOO_LARGE: HttpError;
+    ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: HttpError;
+    ERR_HTTP_TOO_MANY_REQUESTS: TooManyRequestsHttpError;
+    ERR_HTTP_SERVICE_UNAVAILABLE: ServiceUnavailableHttpError;
+  }
+}
 
 /** Options shared by every {@link HttpError}. */
-export interface HttpErrorOptions {
-  /** The error that caused this one (kept as `cause`, shown in the exception page and profile). */
-  cause?: unknown;
+export interface HttpErrorOptions extends KernelErrorOptions {
   /** Response headers to send with the error, e.g. `Allow` or `WWW-Authenticate`. */
   headers?: Record<string, string>;
 }
 
 /**
- * An error that maps to an HTTP status (Symfony `HttpException`). Its message is safe to show to
- * the client for 4xx statuses. Express's final handler also understands `status` and `headers`.
+ * An error that maps to an HTTP status (Symfony `HttpException`): the status is its code's, from
+ * the registry (`src/errors/codes.ts`). Its message is safe to show to the client for 4xx
+ * statuses. Express's final handler also understands `status` and `headers`. (Any other error
+ * with a numeric `status` of 400–599, e.g. from `http-errors`, is answered with that status too.)
  */
-export class HttpError extends Error {
+export class HttpError extends KernelError {
   override name = 'HttpError';
+  declare readonly code: HttpErrorCode;
+  /** The HTTP status, from the registry. */
   readonly status: number;
+  /** The same as `status`, for libraries that read `statusCode`. */
   readonly statusCode: number;
-  readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
-  readonly [HTTP_ERROR] = true;
 
   /**
-   * @param status - the HTTP status code (400–599)
-   * @param code - the stable code from the registry
+   * @param code - the registry code: it sets the status (e.g. `ERR_HTTP_PAYLOAD_TOO_LARGE`: 413)
    * @param message - the message (exact, shown on debug pages and in `X-Debug-Exception`)
    * @param options - cause and headers
    */
-  constructor(status: number, code: ErrorCode, message: string, options: HttpErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.status = status;
-    this.statusCode = status;
-    this.code = code;
+  constructor(code: HttpErrorCode, message: string, options: HttpErrorOptions = {}) {
+    super(code, message, options);
+    this.status = this.statusCode = ERROR_CODES[code].status;
     this.headers = Object.freeze({ ...(options.headers ?? {}) });
   }
 }
 
-/** True when `value` is an {@link HttpError}, also across realms and package copies. */
+/**
+ * True when `value` is an {@link HttpError}: a {@link KernelError} with a status, also across
+ * realms and package copies (shorthand for {@link isKernelError} and a numeric `status`).
+ */
 export function isHttpError(value: unknown): value is HttpError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[HTTP_ERROR] === true;
+  return isKernelError(value) && typeof (value as Partial<HttpError>).status === 'number';
 }
 
 /** 404 (Symfony `NotFoundHttpException`). */
 export class NotFoundHttpError extends HttpError {
   override name = 'NotFoundHttpError';
-  constructor(message: string, options: HttpErrorOptions = {}) {
-    super(404, 'ERR_HTTP_NOT_FOUND', message, options);
+  /**
+   * @param message - e.g. `No route found for "GET http://localhost/nope"`
+   * @param options - cause and headers
+   * @param code - a 404 code of the registry @default 'ERR_HTTP_NOT_FOUND'
+   */
+  constructor(
+    message: string,
+    options: HttpErrorOptions = {},
+    code: 'ERR_HTTP_NOT_FOUND' | 'ERR_PROFILER_PANEL_NOT_FOUND' = 'ERR_HTTP_NOT_FOUND',
+  ) {
+    super(code, message, options);
   }
 }
 
@@ -60,7 +86,7 @@ export class MethodNotAllowedHttpError extends HttpError {
    * @param options - cause and extra headers
    */
   constructor(allowedMethods: readonly string[], message: string, options: HttpErrorOptions = {}) {
-    super(405, 'ERR_HTTP_METHOD_NOT_ALLOWED', message, {
+    super('ERR_HTTP_METHOD_NOT_ALLOWED', message, {
       ...options,
       headers: { ...(options.headers ?? {}), Allow: allowedMethods.join(', ').toUpperCase() },
     });
@@ -68,19 +94,29 @@ export class MethodNotAllowedHttpError extends HttpError {
   }
 }
 
+/** The registry's 400 codes of the HTTP layer. */
+type BadRequestCode = 'ERR_HTTP_BAD_REQUEST' | 'ERR_HTTP_INVALID_HOST' | 'ERR_HTTP_INVALID_FORWARDED_HEADER'
+  | 'ERR_HTTP_UNTRUSTED_HOST';
+
 /** 400 (Symfony `BadRequestHttpException`), e.g. `Invalid Host "bad_host!".` */
 export class BadRequestHttpError extends HttpError {
   override name = 'BadRequestHttpError';
-  constructor(message: string, options: HttpErrorOptions = {}, code: ErrorCode = 'ERR_HTTP_BAD_REQUEST') {
-    super(400, code, message, options);
+  /**
+   * @param message - the message
+   * @param options - cause and headers
+   * @param code - a 400 code of the registry @default 'ERR_HTTP_BAD_REQUEST'
+   */
+  constructor(message: string, options: HttpErrorOptions = {}, code: BadRequestCode = 'ERR_HTTP_BAD_REQUEST') {
+    super(code, message, options);
   }
 }
 
 /** 401 with a `WWW-Authenticate` challenge (Symfony `UnauthorizedHttpException`). */
 export class UnauthorizedHttpError extends HttpError {
   override name = 'UnauthorizedHttpError';
-  constructor(challenge: string, message = 'Full authentication is required to access this resource.', options: HttpErrorOptions = {}) {
-    super(401, 'ERR_HTTP_UNAUTHORIZED', message, { ...options, headers: { ...(options.headers ?? {}), 'WWW-Authenticate': challenge } });
+  constructor(challenge: string, message = formatMessage('ERR_HTTP_UNAUTHORIZED'), options: HttpErrorOptions = {}) {
+    const headers = { ...(options.headers ?? {}), 'WWW-Authenticate': challenge };
+    super('ERR_HTTP_UNAUTHORIZED', message, { ...options, headers });
   }
 }
 
@@ -88,7 +124,7 @@ export class UnauthorizedHttpError extends HttpError {
 export class AccessDeniedHttpError extends HttpError {
   override name = 'AccessDeniedHttpError';
   constructor(message = formatMessage('ERR_HTTP_FORBIDDEN'), options: HttpErrorOptions = {}) {
-    super(403, 'ERR_HTTP_FORBIDDEN', message, options);
+    super('ERR_HTTP_FORBIDDEN', message, options);
   }
 }
 
@@ -96,7 +132,8 @@ export class AccessDeniedHttpError extends HttpError {
 export class TooManyRequestsHttpError extends HttpError {
   override name = 'TooManyRequestsHttpError';
   constructor(retryAfterSeconds: number, message: string, options: HttpErrorOptions = {}) {
-    super(429, 'ERR_HTTP_TOO_MANY_REQUESTS', message, { ...options, headers: { ...(options.headers ?? {}), 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+    const headers = { ...(options.headers ?? {}), 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+    super('ERR_HTTP_TOO_MANY_REQUESTS', message, { ...options, headers });
   }
 }
 
@@ -108,6 +145,6 @@ export class ServiceUnavailableHttpError extends HttpError {
   override name = 'ServiceUnavailableHttpError';
   constructor(message: string, options: HttpErrorOptions = {}) {
     const headers = { 'Retry-After': '5', ...(options.headers ?? {}) };
-    super(503, 'ERR_HTTP_SERVICE_UNAVAILABLE', message, { ...options, headers });
+    super('ERR_HTTP_SERVICE_UNAVAILABLE', message, { ...options, headers });
   }
 }

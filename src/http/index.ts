@@ -3,6 +3,7 @@
  * errors, the request URI behind trusted proxies, the error renderer and the security headers.
  */
 export * from './errors';
+export { KernelError, isKernelError } from '../errors/KernelError';
 export { resolveRequestUri, compileTrust } from './RequestUri';
 export type { RequestUri, TrustFunction } from './RequestUri';
 export { renderError, exceptionChain, statusOf, reasonPhrase } from './ErrorRenderer';

@@ -8,7 +8,8 @@ import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
-import { ErrorTemplateError, ErrorTemplates } from '../http/ErrorTemplates';
+import { isKernelError } from '../errors/KernelError';
+import { ErrorTemplates } from '../http/ErrorTemplates';
 import { KernelConfigError } from '../config/KernelConfigError';
 import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
@@ -71,7 +72,7 @@ export function createKernel(options: KernelOptions): Kernel {
   try {
     templates = ErrorTemplates.compile(resolved.errorTemplates);
   } catch (e) {
-    if (e instanceof ErrorTemplateError) throw new KernelConfigError(`errorTemplates.${e.key}`, `${e.message}.`);
+    if (isKernelError(e, 'ERR_HTTP_ERROR_TEMPLATE')) throw new KernelConfigError(`errorTemplates.${e.key}`, `${e.message}.`);
     throw e;
   }
   let profiler: Profiler | undefined;

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formatMessage } from '../errors/codes';
+import { isKernelError } from '../errors/KernelError';
 import { MethodNotAllowedHttpError, NotFoundHttpError } from '../http/errors';
 import { headerText } from '../http/headerText';
 import { render } from '../http/templates';
@@ -7,6 +8,9 @@ import type { RouteCollection } from '../routing/RouteCollection';
 import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
 import { InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
+
+/** The codes of a path no route matches (Symfony `ResourceNotFoundException` and its subclass). */
+const ROUTE_MISSES = ['ERR_ROUTING_RESOURCE_NOT_FOUND', 'ERR_ROUTING_NO_CONFIGURATION'] as const;
 
 function hasTryMatch(m: UrlMatcherInterface): m is UrlMatcherInterface & Pick<UrlMatcher, 'tryMatch'> {
   return typeof (m as Partial<UrlMatcher>).tryMatch === 'function';
@@ -77,8 +81,8 @@ export function routerMiddleware(
         match = matcher.match(uri.pathInfo, context);
       } catch (e) {
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
-        if (e instanceof MethodNotAllowedError) return next(methodNotAllowed(method, url, e));
-        if (e instanceof ResourceNotFoundError) return fallThrough ? next() : next(notFound(req, method, url, e));
+        if (isKernelError(e, 'ERR_ROUTING_METHOD_NOT_ALLOWED')) return next(methodNotAllowed(method, url, e));
+        if (isKernelError(e, ROUTE_MISSES)) return fallThrough ? next() : next(notFound(req, method, url, e));
         return next(e);
       }
     }

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { reasonPhrase } from '../http/ErrorRenderer';
-import { baseOf, criteriaOf, InvalidCriterionError, loadProfile, PageHandler } from './pageSupport';
+import { isKernelError } from '../errors/KernelError';
+import { baseOf, criteriaOf, loadProfile, PageHandler } from './pageSupport';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
 
 /** Writes an RFC 9457 problem details response. */
@@ -22,7 +23,7 @@ export function addProfilerApiRoutes(add: (name: string, path: string, handler: 
     try {
       criteria = criteriaOf(req.query, true);
     } catch (e) {
-      if (e instanceof InvalidCriterionError) return problem(res, 400, e.message);
+      if (isKernelError(e, 'ERR_PROFILER_INVALID_CRITERION')) return problem(res, e.status, e.message);
       throw e;
     }
     const base = baseOf(req);

@@ -92,7 +92,10 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   const panelHtml = (req: Request, profile: Profile, name: string): string => {
     const collector = profiler.collector(name);
     const template = profiler.panelTemplate(name);
-    if (collector === undefined || template === undefined) throw new NotFoundHttpError(formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', name, profile.token));
+    if (collector === undefined || template === undefined) {
+      const message = formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', name, profile.token);
+      throw new NotFoundHttpError(message, {}, 'ERR_PROFILER_PANEL_NOT_FOUND');
+    }
     return renderPanel(template, panelContext(req, profile, collector));
   };
   const notFound = (req: Request, res: Response, token: string): void => {

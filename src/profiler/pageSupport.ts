@@ -1,6 +1,13 @@
 import type { Request, Response } from 'express';
 import { formatMessage } from '../errors/codes';
-import { NotFoundHttpError } from '../http/errors';
+import { HttpError, NotFoundHttpError } from '../http/errors';
+
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_PROFILER_PANEL_NOT_FOUND: NotFoundHttpError;
+    ERR_PROFILER_INVALID_CRITERION: InvalidCriterionError;
+  }
+}
 import type { TrustFunction } from '../http/RequestUri';
 import type { Profile, ProfileCriteria } from './Profile';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
@@ -45,11 +52,18 @@ export async function loadProfile(storage: ProfilerStorage, token: string): Prom
   return storage.read(token);
 }
 
-/** A search filter that does not parse, for the JSON API's 400. */
-export class InvalidCriterionError extends Error {
+/** A search filter that does not parse: the JSON API's 400 (code `ERR_PROFILER_INVALID_CRITERION`). */
+export class InvalidCriterionError extends HttpError {
   override name = 'InvalidCriterionError';
+  declare readonly code: 'ERR_PROFILER_INVALID_CRITERION';
+  /**
+   * @param parameter - the query parameter, e.g. `status`
+   * @param value - its value as given
+   * @param expected - what it should be, e.g. `a status code from 100 to 599`
+   */
   constructor(readonly parameter: string, readonly value: string, expected: string) {
-    super(`Invalid query parameter "${parameter}": expected ${expected} (got ${JSON.stringify(value)}).`);
+    const message = formatMessage('ERR_PROFILER_INVALID_CRITERION', parameter, expected, JSON.stringify(value));
+    super('ERR_PROFILER_INVALID_CRITERION', message);
   }
 }
 

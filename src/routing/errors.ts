@@ -1,40 +1,52 @@
 import { ErrorCode, formatMessage } from '../errors/codes';
+import { isKernelError, KernelError, KernelErrorOptions } from '../errors/KernelError';
 
-const ROUTING_ERROR = Symbol.for('express-kernel.RoutingError');
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_ROUTING_RESOURCE_NOT_FOUND: ResourceNotFoundError;
+    ERR_ROUTING_NO_CONFIGURATION: NoConfigurationError;
+    ERR_ROUTING_METHOD_NOT_ALLOWED: MethodNotAllowedError;
+    ERR_ROUTING_ROUTE_NOT_FOUND: RouteNotFoundError;
+    ERR_ROUTING_MISSING_PARAMETERS: MissingMandatoryParametersError;
+    ERR_ROUTING_INVALID_PARAMETER: InvalidParameterError;
+    ERR_ROUTING_INVALID_ROUTE: InvalidRouteError;
+    ERR_ROUTING_INVALID_ARGUMENT: RoutingArgumentError;
+    ERR_ROUTING_CIRCULAR_REFERENCE: RouteCircularReferenceError;
+    ERR_ROUTING_LOADER: RouteLoaderError;
+  }
+}
+
+/** The codes of the routing component. */
+type RoutingCode = Extract<ErrorCode, `ERR_ROUTING_${string}`>;
 
 /**
- * Base class of every error the routing component throws. It knows nothing of HTTP: the router
- * middleware translates it into an `HttpError` (Symfony's `ExceptionInterface` of the Routing
- * component, translated by HttpKernel's `RouterListener`).
+ * Base class of every error the routing component throws (codes `ERR_ROUTING_*`). It knows
+ * nothing of HTTP, so it has no status: the router middleware translates it into an `HttpError`
+ * (Symfony's `ExceptionInterface` of the Routing component, translated by HttpKernel's
+ * `RouterListener`).
  */
-export class RoutingError extends Error {
-  /** The stable code from the error registry (`src/errors/codes.ts`). */
-  declare readonly code: ErrorCode;
+export class RoutingError extends KernelError {
+  override name = 'RoutingError';
+  declare readonly code: RoutingCode;
 
   /**
    * @param code - the registry code
    * @param message - the message
    * @param options - `cause`; `stack: false` skips capturing a stack trace, for the errors the
-   *   matcher throws on every miss (control flow, where a trace costs microseconds and says
-   *   nothing: the HTTP error that wraps them has its own)
+   *   matcher throws on every miss (control flow: the HTTP error that wraps them has its own)
    */
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; stack?: boolean }) {
-    const limit = Error.stackTraceLimit;
-    if (options?.stack === false) Error.stackTraceLimit = 0;
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    Error.stackTraceLimit = limit;
-    this.name = 'RoutingError';
-    (this as { code: ErrorCode }).code = code;
+  constructor(code: RoutingCode, message: string, options?: KernelErrorOptions) {
+    super(code, message, options);
   }
 }
-Object.defineProperty(RoutingError.prototype, ROUTING_ERROR, { value: true });
 
 /**
- * True when `value` is a {@link RoutingError}, also across realms and package copies.
+ * True when `value` is a {@link RoutingError}, also across realms and package copies (shorthand
+ * for {@link isKernelError} and an `ERR_ROUTING_*` code).
  * @param value - anything caught
  */
 export function isRoutingError(value: unknown): value is RoutingError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ROUTING_ERROR] === true;
+  return isKernelError(value) && value.code.startsWith('ERR_ROUTING_');
 }
 
 /**
@@ -45,7 +57,10 @@ export class ResourceNotFoundError extends RoutingError {
   override name = 'ResourceNotFoundError';
   /** The path info that was last tried (raw, as given to the matcher). */
   readonly pathInfo: string;
-  constructor(pathInfo: string, code: ErrorCode = 'ERR_ROUTING_RESOURCE_NOT_FOUND') {
+  constructor(
+    pathInfo: string,
+    code: 'ERR_ROUTING_RESOURCE_NOT_FOUND' | 'ERR_ROUTING_NO_CONFIGURATION' = 'ERR_ROUTING_RESOURCE_NOT_FOUND',
+  ) {
     super(code, formatMessage(code, pathInfo), { stack: false });
     this.pathInfo = pathInfo;
   }
@@ -72,7 +87,8 @@ export class MethodNotAllowedError extends RoutingError {
   readonly allowedMethods: readonly string[];
   readonly method: string;
   constructor(method: string, allowedMethods: readonly string[]) {
-    super('ERR_ROUTING_METHOD_NOT_ALLOWED', formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', ')), { stack: false });
+    const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', '));
+    super('ERR_ROUTING_METHOD_NOT_ALLOWED', message, { stack: false });
     this.method = method;
     this.allowedMethods = Object.freeze([...allowedMethods]);
   }

@@ -12,6 +12,7 @@ export { UrlMatcher } from './matcher/UrlMatcher';
 export type { UrlMatcherOptions } from './matcher/UrlMatcher';
 export type { UrlMatcherInterface, MatchContext, MatchResult, MatchFailure } from './matcher/UrlMatcherInterface';
 export * from './errors';
+export { KernelError, isKernelError } from '../errors/KernelError';
 export { rawUrlDecode } from './rawUrlDecode';
 export { TraceableUrlMatcher, TraceLevel } from './matcher/TraceableUrlMatcher';
 export type { Trace } from './matcher/TraceableUrlMatcher';

@@ -1,4 +1,12 @@
-const AUTHENTICATION_ERROR = Symbol.for('express-kernel.AuthenticationError');
+import { formatMessage } from '../errors/codes';
+import { isKernelError, KernelError } from '../errors/KernelError';
+
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_FIREWALL_BAD_CREDENTIALS: AuthenticationError;
+    ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS: AuthenticationError;
+  }
+}
 
 /** Why authentication failed (Symfony's `AuthenticationException` subclasses). */
 export type AuthenticationFailure =
@@ -7,14 +15,24 @@ export type AuthenticationFailure =
   /** Login throttling refused the attempt (`TooManyLoginAttemptsAuthenticationException`). */
   | 'too_many_attempts';
 
+/** The registry code of each failure. */
+const CODES = {
+  bad_credentials: 'ERR_FIREWALL_BAD_CREDENTIALS',
+  too_many_attempts: 'ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS',
+} as const satisfies Record<AuthenticationFailure, string>;
+
+/** The codes an {@link AuthenticationError} carries. */
+const AUTHENTICATION_CODES = Object.values(CODES);
+
 /**
- * A domain error: the client could not be authenticated. Not an HTTP error: the firewall turns
- * it into the authenticator's failure response, the entry point's 401, or a 429 (Symfony
+ * A domain error: the client could not be authenticated (codes `ERR_FIREWALL_BAD_CREDENTIALS`,
+ * `ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS`). Not an HTTP error: the firewall turns it into the
+ * authenticator's failure response, the entry point's 401, or a 429 (Symfony
  * `AuthenticationException` and `ExceptionListener`).
  */
-export class AuthenticationError extends Error {
+export class AuthenticationError extends KernelError {
   override name = 'AuthenticationError';
-  readonly [AUTHENTICATION_ERROR] = true;
+  declare readonly code: (typeof CODES)[AuthenticationFailure];
 
   /**
    * @param failure - why
@@ -28,17 +46,20 @@ export class AuthenticationError extends Error {
     readonly retryAfterSeconds?: number,
     options: { cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(CODES[failure], message, options);
   }
 }
 
-/** True when `value` is an {@link AuthenticationError}, also across realms and package copies. */
+/**
+ * True when `value` is an {@link AuthenticationError}, also across realms and package copies
+ * (shorthand for {@link isKernelError} with its codes).
+ */
 export function isAuthenticationError(value: unknown): value is AuthenticationError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AUTHENTICATION_ERROR] === true;
+  return isKernelError(value, AUTHENTICATION_CODES);
 }
 
 /** Symfony `BadCredentialsException::getMessageKey()`. */
-export const INVALID_CREDENTIALS = 'Invalid credentials.';
+export const INVALID_CREDENTIALS = formatMessage('ERR_FIREWALL_BAD_CREDENTIALS');
 
 /** @returns an {@link AuthenticationError} for bad credentials (`Invalid credentials.`) */
 export function badCredentials(): AuthenticationError {

@@ -31,7 +31,8 @@ export function rememberEntryPoint(req: Request, entryPoint: AuthenticationEntry
 export function startAuthentication(req: Request, res: Response, next: NextFunction, error?: AuthenticationError): void {
   const entryPoint = (req as WithEntryPoint)[ENTRY_POINT];
   if (entryPoint !== undefined) return entryPoint.start(req, res, error);
-  next(new HttpError(401, 'ERR_HTTP_UNAUTHORIZED', 'Full authentication is required to access this resource.', error === undefined ? {} : { cause: error }));
+  const message = formatMessage('ERR_HTTP_UNAUTHORIZED');
+  next(new HttpError('ERR_HTTP_UNAUTHORIZED', message, error === undefined ? {} : { cause: error }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { formatMessage } from '../errors/codes';
 import { ServiceUnavailableHttpError } from '../http/errors';
 import { AuthenticationError } from './AuthenticationError';
 import type { ThrottleStore } from './ThrottleStore';
@@ -71,7 +72,7 @@ export class LoginThrottler {
     if (refused.length === 0) return local.count + global.count > 0;
     const retryAfter = Math.max(1, Math.ceil(Math.max(...refused.map((h) => h.retryAfterSeconds))));
     const minutes = Math.ceil(retryAfter / 60);
-    const message = `Too many failed login attempts, please try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+    const message = formatMessage('ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS', `${minutes} minute${minutes > 1 ? 's' : ''}`);
     throw new AuthenticationError('too_many_attempts', message, retryAfter);
   }
 

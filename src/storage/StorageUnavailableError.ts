@@ -1,5 +1,12 @@
 import { formatMessage } from '../errors/codes';
+import { isKernelError } from '../errors/KernelError';
 import { HttpError } from '../http/errors';
+
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_HTTP_STORAGE_UNAVAILABLE: StorageUnavailableError;
+  }
+}
 
 /** Seconds a client is told to wait (`Retry-After`) when a store is unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
@@ -28,18 +35,13 @@ export class StorageUnavailableError extends HttpError {
    */
   constructor(store: string, reason: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
     const retryAfter = Math.max(1, Math.ceil(options.retryAfterSeconds ?? STORAGE_RETRY_AFTER_SECONDS));
-    super(503, 'ERR_HTTP_STORAGE_UNAVAILABLE', formatMessage('ERR_HTTP_STORAGE_UNAVAILABLE', store), {
+    super('ERR_HTTP_STORAGE_UNAVAILABLE', formatMessage('ERR_HTTP_STORAGE_UNAVAILABLE', store), {
       cause: options.cause,
       headers: { 'Retry-After': String(retryAfter) },
     });
     this.store = store;
     this.reason = reason;
   }
-}
-
-/** True when `value` is a {@link StorageUnavailableError}. */
-export function isStorageUnavailableError(value: unknown): value is StorageUnavailableError {
-  return value instanceof Error && (value as { code?: unknown }).code === 'ERR_HTTP_STORAGE_UNAVAILABLE';
 }
 
 /**
@@ -49,7 +51,7 @@ export function isStorageUnavailableError(value: unknown): value is StorageUnava
  * @returns the 503 error, with `error` as its cause
  */
 export function storageUnavailable(store: string, error: unknown): StorageUnavailableError {
-  if (isStorageUnavailableError(error)) return error;
+  if (isKernelError(error, 'ERR_HTTP_STORAGE_UNAVAILABLE')) return error;
   const e = error as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? `${e.code}: ` : '';
   return new StorageUnavailableError(store, `${code}${String(e?.message ?? error)}`, { cause: error });

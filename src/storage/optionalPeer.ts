@@ -3,6 +3,14 @@
  * not use those features does not install them (package.json `peerDependenciesMeta`). Each is
  * loaded on first use, with an error naming the package when it is missing.
  */
+import { formatMessage } from '../errors/codes';
+import { KernelError } from '../errors/KernelError';
+
+declare module '../errors/KernelError' {
+  interface KernelErrorClasses {
+    ERR_STORAGE_MISSING_PEER_DEPENDENCY: MissingPeerDependencyError;
+  }
+}
 
 /** The optional peers, and the features that need each. */
 export const OPTIONAL_PEERS = {
@@ -15,9 +23,13 @@ export const OPTIONAL_PEERS = {
 /** A package name of {@link OPTIONAL_PEERS}. */
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
 
-/** Thrown when a feature needs an optional peer dependency that is not installed. */
-export class MissingPeerDependencyError extends Error {
+/**
+ * Thrown when a feature needs an optional peer dependency that is not installed (code
+ * `ERR_STORAGE_MISSING_PEER_DEPENDENCY`).
+ */
+export class MissingPeerDependencyError extends KernelError {
   override readonly name = 'MissingPeerDependencyError';
+  declare readonly code: 'ERR_STORAGE_MISSING_PEER_DEPENDENCY';
   /** The package to install. */
   readonly packageName: OptionalPeer;
 
@@ -27,7 +39,8 @@ export class MissingPeerDependencyError extends Error {
    */
   constructor(packageName: OptionalPeer, cause?: unknown) {
     const feature = OPTIONAL_PEERS[packageName];
-    super(`${packageName} is not installed: npm install ${packageName} (needed for ${feature})`, { cause });
+    const message = formatMessage('ERR_STORAGE_MISSING_PEER_DEPENDENCY', packageName, packageName, feature);
+    super('ERR_STORAGE_MISSING_PEER_DEPENDENCY', message, { cause });
     this.packageName = packageName;
   }
 }

@@ -3,8 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { debugRouter } from '../../src/cli/debugRouter';
 import {
-  CONFIG_FILE_NAMES, isRouteCollectionLike, isRoutesModuleError, loadRoutes, resolveRoutesSource, RoutesModuleError, routesFileType,
+  CONFIG_FILE_NAMES, isRouteCollectionLike, loadRoutes, resolveRoutesSource, RoutesModuleError, routesFileType,
 } from '../../src/cli/loadRoutes';
+import { isKernelError } from '../../src/errors/KernelError';
 import { routerMatch } from '../../src/cli/routerMatch';
 import { RouteCollection } from '../../src/routing';
 
@@ -77,7 +78,7 @@ describe('loadRoutes(modulePath, cwd)', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(RoutesModuleError);
-    expect(isRoutesModuleError(caught)).toBe(true);
+    expect(isKernelError(caught, 'ERR_CLI_ROUTES_MODULE')).toBe(true);
     const error = caught as RoutesModuleError;
     expect(error.message).toMatch(/^Cannot load the routes module "\.\/missing\.js": Cannot find module/);
     expect(error.message).not.toContain('\n');

@@ -1,7 +1,8 @@
 /** `--routes config/routes.yaml`: the console commands read Symfony route files (YAML or JSON). */
 import * as path from 'node:path';
 import { debugRouter } from '../../src/cli/debugRouter';
-import { isRoutesModuleError, loadRoutes } from '../../src/cli/loadRoutes';
+import { loadRoutes } from '../../src/cli/loadRoutes';
+import { isKernelError } from '../../src/errors/KernelError';
 import { routerMatch } from '../../src/cli/routerMatch';
 
 const FIXTURE = path.join(__dirname, '..', 'routing', 'loader', 'fixtures', 'routes.yaml');
@@ -41,7 +42,7 @@ describe('loadRoutes(file) with a .yaml route file', () => {
       loadRoutes(path.join(__dirname, 'nope.yml'));
       throw new Error('no error');
     } catch (error) {
-      expect(isRoutesModuleError(error)).toBe(true);
+      expect(isKernelError(error, 'ERR_CLI_ROUTES_MODULE')).toBe(true);
       expect((error as Error).message).toMatch(/^Cannot load the routes file ".*nope\.yml": File ".*nope\.yml" not found\.$/);
     }
   });

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { formatMessage } from '../../errors/codes';
 import { BadRequestHttpError, HttpError } from '../errors';
 import { invalid, knownKeys, objectOption } from '../../config/optionValidation';
 
@@ -62,9 +63,8 @@ export function parseByteLimit(limit: number | string): number {
  * more of a body it refused (a 50 MB upload is not read to its end).
  */
 function tooLarge(cause?: unknown): HttpError {
-  return new HttpError(413, 'ERR_HTTP_PAYLOAD_TOO_LARGE', 'Unreadable request body: request entity too large', {
-    cause, headers: { Connection: 'close' },
-  });
+  const message = formatMessage('ERR_HTTP_PAYLOAD_TOO_LARGE', 'request entity too large');
+  return new HttpError('ERR_HTTP_PAYLOAD_TOO_LARGE', message, { cause, headers: { Connection: 'close' } });
 }
 
 function translate(err: unknown): HttpError {
@@ -74,8 +74,9 @@ function translate(err: unknown): HttpError {
     return new BadRequestHttpError(`Malformed JSON body: ${jsonSyntaxReason(e.message)}`);
   }
   if (e.status === 413) return tooLarge(err);
-  const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400;
-  return new HttpError(status, status === 413 ? 'ERR_HTTP_PAYLOAD_TOO_LARGE' : status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST', `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
+  // body-parser (without `verify`) answers 400, 413 or 415
+  const code = e.status === 415 ? 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE' : 'ERR_HTTP_BAD_REQUEST';
+  return new HttpError(code, `Unreadable request body: ${e.message ?? String(err)}`, { cause: err });
 }
 
 /**

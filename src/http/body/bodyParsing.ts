@@ -31,7 +31,8 @@ export function bodyParsing(options: BodyParsingOptions = {}): RequestHandler {
   return function securityBodyParsing(req: Request, res: Response, next: NextFunction) {
     if (jsonOnly(req) === true && hasBody(req) && !isJsonRequest(req)) {
       const type = req.headers['content-type'] ?? 'none';
-      return next(new HttpError(415, 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', `Unsupported Media Type: expected application/json, got "${type}".`));
+      const message = `Unsupported Media Type: expected application/json, got "${type}".`;
+      return next(new HttpError('ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', message));
     }
     // no body announced (the common GET): body-parser would skip it too (type-is `hasBody`)
     if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return next();

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Yaml from 'yaml';
-import { isRoutingError, RouteLoaderError } from '../errors';
+import { isKernelError } from '../../errors/KernelError';
+import { RouteLoaderError } from '../errors';
 import type { Controller, RouteCondition, RouteDefaultInput, RouteOptions } from '../Route';
 import { RouteCollection } from '../RouteCollection';
 import { addLocalizedHost, addLocalizedPrefix, localizedRoutes, type LocalizedPath } from './localized';
@@ -110,7 +111,7 @@ class Loader {
       else if (c.resource !== undefined) this.parseImport(collection, c, file, stack);
       else this.parseRoute(collection, name, c, file);
     } catch (error) {
-      if (error instanceof RouteLoaderError) throw error;
+      if (isKernelError(error, 'ERR_ROUTING_LOADER')) throw error;
       // A routing error (bad requirement, bad inline syntax, missing prefix for a locale).
       this.fail(file, `Route "${name}" in "${file}" is invalid: ${(error as Error).message}`, error);
     }
@@ -366,8 +367,8 @@ export function parseRoutes(
   try {
     return finish(new Loader(controllers, options).load(definitions, absolute, [absolute]), absolute, options);
   } catch (error) {
-    if (error instanceof RouteLoaderError) throw error;
-    const message = isRoutingError(error) || error instanceof Error ? error.message : String(error);
+    if (isKernelError(error, 'ERR_ROUTING_LOADER')) throw error;
+    const message = isKernelError(error) || error instanceof Error ? error.message : String(error);
     throw new RouteLoaderError(absolute, `The routes of "${absolute}" are invalid: ${message}`, { cause: error });
   }
 }
