@@ -101,7 +101,9 @@ async function run(args: readonly string[]): Promise<void> {
           let n = 0;
           const path = cell.counted ? () => `${cell.path}${++n}` : cell.path;
           const common = { path, connections, method: cell.method };
-          if (warmup > 0) checkStatuses(cell.label, await load(server, { ...common, duration: warmup, warmup: true }), cell.status);
+          if (warmup > 0) {
+            checkStatuses(cell.label, await load(server, { ...common, duration: warmup, warmup: true }), cell.status);
+          }
           const r = await load(server, { ...common, duration });
           checkStatuses(cell.label, r, cell.status);
           const list = results.get(cell.id) ?? [];

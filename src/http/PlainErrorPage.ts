@@ -23,7 +23,8 @@ interface CutPage {
 /**
  * The kernel's plain error page (`templates/error/error.html.njk`, Symfony's
  * `HtmlErrorRenderer` non-debug page), rendered once per status and cut around the message: a
- * request then costs the message's HTML escaping (as nunjucks' autoescaping does it) and one concatenation, not a template render. The output is the template's, byte
+ * request then costs the message's HTML escaping (as nunjucks' autoescaping does it) and one
+ * concatenation, not a template render. The output is the template's, byte
  * for byte; a page whose message does not appear exactly once is rendered each time.
  */
 export class PlainErrorPage {

@@ -78,7 +78,9 @@ export function routerMiddleware(
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         return next(make(() => (outcome.failure === 'method-not-allowed'
           ? methodNotAllowed(method, url, new MethodNotAllowedError(method, outcome.allowedMethods))
-          : notFound(req, method, url, outcome.noConfiguration === true ? new NoConfigurationError() : new ResourceNotFoundError(outcome.pathInfo)))));
+          : notFound(req, method, url, outcome.noConfiguration === true
+            ? new NoConfigurationError()
+            : new ResourceNotFoundError(outcome.pathInfo)))));
       }
       match = outcome;
     } else {
@@ -87,7 +89,9 @@ export function routerMiddleware(
       } catch (e) {
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
         if (e instanceof MethodNotAllowedError) return next(make(() => methodNotAllowed(method, url, e)));
-        if (e instanceof ResourceNotFoundError) return fallThrough ? next() : next(make(() => notFound(req, method, url, e)));
+        if (e instanceof ResourceNotFoundError) {
+          return fallThrough ? next() : next(make(() => notFound(req, method, url, e)));
+        }
         return next(e);
       }
     }

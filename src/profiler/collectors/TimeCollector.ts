@@ -32,7 +32,9 @@ export class TimeCollector implements DataCollector<TimeData> {
     const now = performance.now() - req.kernel!.startedAt;
     return {
       duration: round(now),
-      events: req.kernel!.timeline.map((e) => ({ name: e.name, category: e.category, start: round(e.start), end: round(e.end ?? now) })),
+      events: req.kernel!.timeline.map((e) => ({
+        name: e.name, category: e.category, start: round(e.start), end: round(e.end ?? now),
+      })),
     };
   }
 
