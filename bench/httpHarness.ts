@@ -147,6 +147,8 @@ export interface LoadOptions {
   amount?: number;
   /** A warm-up: not a measured window for `--cpu-prof` summaries. */
   warmup?: boolean;
+  /** The request method. @default 'GET' */
+  method?: 'GET' | 'POST';
 }
 
 /** What one load run measured. */
@@ -177,8 +179,9 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
     connections: options.connections,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? 5 }),
     timeout: 10,
+    method: options.method ?? 'GET',
     ...(next !== undefined
-      ? { requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] }
+      ? { requests: [{ method: options.method ?? 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] }
       : {}),
   });
   const after = await server.memory();
@@ -201,7 +204,7 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
 }
 
 /** Fails when a run got responses of the wrong class, or connection errors. */
-export function checkStatuses(label: string, r: LoadResult, expected: 200 | 404): void {
+export function checkStatuses(label: string, r: LoadResult, expected: 200 | 404 | 405): void {
   const good = expected === 200 ? r.status2xx : r.status4xx;
   if (r.errors > 0 || good !== r.total || r.total === 0) {
     throw new Error(`${label}: expected only ${expected}s, got ${r.status2xx} 2xx, ${r.status4xx} 4xx, ${r.other} other, ${r.errors} connection errors`);

@@ -16,6 +16,11 @@ export interface BenchCaps {
 export type ServerConfig =
   /** Express 5, `res.json({ ok: true })`, nothing else. */
   | { kind: 'express-bare' }
+  /**
+   * Express 5 with one route, `GET /plain` → `res.type('text/plain').send('plain')`; any other
+   * path gets Express's own 404 (its final handler).
+   */
+  | { kind: 'express-plain' }
   /** Express 5 + helmet() + cors() + express-session on SqliteSessionStore, same JSON. */
   | { kind: 'express-stack'; sqlitePath: string }
   /** `createDemoKernel(...)` from src/demo/app.ts. With `profilerSqlite`, profiles go to that SQLite file. */

@@ -18,7 +18,7 @@ import cors from 'cors';
 import session from 'express-session';
 import { createDemoKernel } from '../../src/demo/app';
 import { BookRepository } from '../../src/demo/books';
-import { createDemoRoutes } from '../../src/demo/routes';
+import { createDemoRoutes, DEMO_ROUTES_FILE } from '../../src/demo/routes';
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
 import type { KernelOptions } from '../../src/kernel/options';
 import { createProfilerStorage } from '../../src/profiler/storage/createProfilerStorage';
@@ -62,6 +62,11 @@ async function build(config: ServerConfig): Promise<Built> {
     case 'express-bare': {
       const app = express();
       app.get('/', (_req, res) => { res.json({ ok: true }); });
+      return { app, close: async () => undefined };
+    }
+    case 'express-plain': {
+      const app = express();
+      app.get('/plain', (_req, res) => { res.type('text/plain').send('plain'); });
       return { app, close: async () => undefined };
     }
     case 'express-stack': {
@@ -135,17 +140,21 @@ async function build(config: ServerConfig): Promise<Built> {
 
 /**
  * The kernel finds its templates (and the profiler its views and assets) at
- * `<src>/../../templates`: the package root from `src/http` (ts-node, jest) and from `dist/http`,
- * but `build/templates` from the benchmarks' `build/src/http`, where there are none: every debug
- * error page and toolbar snippet would fail. Link `build/templates` to the package's templates.
+ * `<src>/../../templates`, and the demo its routes at `<src>/../../config/routes.yaml`: the
+ * package root from `src/http` (ts-node, jest) and from `dist/http`, but `build/` from the
+ * benchmarks' `build/src/http`, where there are none: every debug error page and toolbar snippet
+ * would fail, and the demo kernel would not start. Link `build/templates` and `build/config` to
+ * the package's folders.
  */
-function linkTemplates(): void {
-  if (fs.existsSync(TEMPLATES_DIR)) return;
-  const repo = path.resolve(__dirname, '..', '..', '..', 'templates');
-  try {
-    fs.symlinkSync(repo, TEMPLATES_DIR, 'dir');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+function linkPackageFolders(): void {
+  for (const [name, target] of [['templates', TEMPLATES_DIR], ['config', path.dirname(DEMO_ROUTES_FILE)]]) {
+    if (fs.existsSync(target)) continue;
+    const repo = path.resolve(__dirname, '..', '..', '..', name);
+    try {
+      fs.symlinkSync(repo, target, 'dir');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 }
 
@@ -155,7 +164,7 @@ function send(message: FromServer): void {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as ServerConfig;
-  linkTemplates();
+  linkPackageFolders();
   const built = await build(config);
   const server: Server = await new Promise((resolve, reject) => {
     const s = built.app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));

@@ -7,6 +7,7 @@ import { rawUrlEncode } from '../routing/generator/UrlGenerator';
 import { sourceMappedStack } from '../support/sourceMaps';
 import { parseStack } from '../support/stackTrace';
 import type { ErrorPageContext, ErrorTemplates } from './ErrorTemplates';
+import { PlainErrorPage } from './PlainErrorPage';
 
 /** One error of a cause chain, as pages and profiles show it. */
 export interface ExceptionData {
@@ -27,6 +28,11 @@ export interface ErrorRenderOptions {
   debug: boolean;
   /** The application's own error pages, used instead of the plain page outside debug mode. */
   templates?: ErrorTemplates;
+  /**
+   * Told when the page's rendering starts and ends (the profiler's `req.stopwatch`): the span
+   * `error.render`, category `template`, in the Performance panel.
+   */
+  timer?: { start(name: string, category: string): void; stop(name: string): unknown };
   /** The profiler token of this request, linked from the debug page. */
   token?: string;
   tokenLink?: string;
@@ -58,32 +64,73 @@ export interface ExceptionChainOptions {
   sourceMaps?: boolean;
 }
 
+/** A thrown value as an Error: a string as is, anything else as util.inspect prints it. */
+function asError(value: unknown): Error {
+  // never "[object Object]": a plain object or a number is shown as util.inspect prints it
+  return value instanceof Error ? value : new Error(typeof value === 'string' ? value : inspect(value));
+}
+
+/** Chains already flattened with source maps, by error: the exception page and the profile share one. */
+const mappedChains = new WeakMap<object, ExceptionData[]>();
+
 /**
- * Flattens an error and its `cause` chain (outermost first), at most 10 deep.
+ * Flattens an error and its `cause` chain (outermost first), at most 10 deep. With source maps
+ * (the default), an error's chain is flattened once and the same array returned after: do not
+ * change it.
  * @returns one {@link ExceptionData} per error; `file` and `line` are the first frame's
  */
 export function exceptionChain(error: unknown, options: ExceptionChainOptions = {}): ExceptionData[] {
   const { sourceMaps = true } = options;
+  const key = sourceMaps && typeof error === 'object' && error !== null ? error : undefined;
+  const known = key !== undefined ? mappedChains.get(key) : undefined;
+  if (known !== undefined) return known;
   const chain: ExceptionData[] = [];
   let current: unknown = error;
   while (current !== undefined && current !== null && chain.length < 10) {
-    // A thrown non-Error becomes an Error whose message shows it: a string as is, anything else
-    // (a plain object, a number) as util.inspect prints it, never "[object Object]".
-    const e = current instanceof Error ? current : new Error(typeof current === 'string' ? current : inspect(current));
+    const e = asError(current);
     const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
     const top = frameOf(stack, e.message);
     chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top });
     current = (e as { cause?: unknown }).cause;
   }
+  if (key !== undefined) mappedChains.set(key, chain);
   return chain;
 }
+
+const plainPage = new PlainErrorPage();
 
 /**
  * The application's page for the status when it has one, else the kernel's plain page.
  * @throws what the application's template throws while rendering
  */
 function errorPage(context: ErrorPageContext, own: ErrorTemplates | undefined): string {
-  return own?.render(context) ?? render('error/error.html.njk', { ...context });
+  return own?.render(context) ?? plainPage.render(context.status, context.reason, context.message);
+}
+
+/**
+ * `req.accepts` of the error formats, without its parsing for the two Accept values most clients
+ * send to a path they guessed: none and `*\/*` both take the first, HTML.
+ */
+function acceptedFormat(req: Request): string | false {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept === '*/*') return 'text/html';
+  return req.accepts(ERROR_FORMATS);
+}
+
+const ERROR_FORMATS = ['text/html', 'application/problem+json', 'application/json'];
+
+/**
+ * Sends a body as `res.send` would for an error status, without its per-call Content-Type
+ * parsing; with an ETag function set on the application (`app.set('etag', …)`), `res.send` itself.
+ */
+function sendText(req: Request, res: Response, type: string, body: string): void {
+  if (req.app?.get('etag fn') !== undefined) {
+    res.type(type).send(body);
+    return;
+  }
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
+  res.end(req.method === 'HEAD' ? undefined : body, 'utf8');
 }
 
 /** The reason phrase of a status (`Not Found`), RFC 9110 §15. */
@@ -106,34 +153,36 @@ export function reasonPhrase(status: number): string {
  */
 export function renderError(error: unknown, req: Request, res: Response, options: ErrorRenderOptions): void {
   const status = statusOf(error);
-  const chain = exceptionChain(error, { sourceMaps: options.debug });
-  const top = chain[0];
+  // the chain (stack, cause, top frame) only where it is shown: the debug page and headers
+  const top = options.debug ? exceptionChain(error)[0] : undefined;
   const reason = reasonPhrase(status);
   const exposeMessage = options.debug || status < 500;
-  const message = exposeMessage ? top.message : reason;
+  const message = exposeMessage ? top?.message ?? asError(error).message : reason;
 
   res.status(status);
   if (isHttpError(error)) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
   res.setHeader('Cache-Control', 'no-cache, private');
   res.vary('Accept');
-  if (options.debug) {
+  if (top !== undefined) {
     res.setHeader('X-Debug-Exception', rawUrlEncode(top.message.slice(0, 2000)));
     if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);
   }
 
-  const accepted = req.accepts(['text/html', 'application/problem+json', 'application/json']);
+  const accepted = acceptedFormat(req);
   if (accepted === 'application/json' || accepted === 'application/problem+json') {
     const body: Record<string, unknown> = { type: 'about:blank', title: reason, status, detail: message };
-    if (options.debug) body.class = top.class;
+    if (top !== undefined) body.class = top.class;
     if (options.token !== undefined) body.debugToken = options.token;
     res.type(accepted === 'application/json' ? 'application/problem+json' : accepted).send(JSON.stringify(body));
     return;
   }
+  options.timer?.start('error.render', 'template');
   const html = options.debug
     ? render('error/exception.html.njk', {
       message, status, reason, token: options.token, tokenLink: options.tokenLink,
-      chain: chain.map((e) => ({ ...e, frames: parseStack(e.stack, e.message) })),
+      chain: exceptionChain(error).map((e) => ({ ...e, frames: parseStack(e.stack, e.message) })),
     })
     : errorPage({ status, reason, message: exposeMessage ? message : '' }, options.templates);
-  res.type('html').send(html);
+  options.timer?.stop('error.render');
+  sendText(req, res, 'text/html; charset=utf-8', html);
 }

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response, type RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
 import { compileTrust } from '../http/RequestUri';
 import { RouteCollection } from '../routing/RouteCollection';
@@ -6,6 +6,7 @@ import { UrlMatcher } from '../routing/matcher/UrlMatcher';
 import { Profiler } from '../profiler/Profiler';
 import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
+import { composeLayers } from './composeLayers';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { isKernelError } from '../errors/KernelError';
@@ -44,12 +45,21 @@ export interface Kernel extends Express {
 /** Wraps a handler so the profiler's timeline records its start and end (ms). */
 function timed(name: string, handler: RequestHandler): RequestHandler {
   return function layer(req: Request, res: Response, next: NextFunction) {
-    const mark = { name, start: performance.now() - req.kernel!.startedAt, end: undefined as number | undefined };
+    const mark = { name, category: 'layer', start: performance.now() - req.kernel!.startedAt, end: undefined as number | undefined };
     req.kernel!.timeline.push(mark);
     return handler(req, res, (err?: unknown) => {
       mark.end = performance.now() - req.kernel!.startedAt;
       next(err);
     });
+  };
+}
+
+/** {@link timed} for the error layer (four parameters, so Express and composeLayers see an error handler). */
+function timedError(name: string, handler: ErrorRequestHandler): ErrorRequestHandler {
+  const inner = timed(name, (req, res, next) => handler(req.kernel!.error, req, res, next));
+  return function errorLayer(err: unknown, req: Request, res: Response, next: NextFunction) {
+    req.kernel!.error = err;
+    return inner(req, res, next);
   };
 }
 
@@ -120,17 +130,17 @@ export function createKernel(options: KernelOptions): Kernel {
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust, resolved.trustedHosts) },
     ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
-    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound })) },
+    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound, stackTraces: resolved.debug })) },
     {
       name: 'error',
-      handler: errorHandler({
+      handler: (profiler !== undefined ? timedError : (_name: string, h: ErrorRequestHandler) => h)('error', errorHandler({
         debug: resolved.debug,
         debugClients,
         logger: resolved.logger,
         onError: resolved.onError,
         errors: resolved.errors,
         templates: templates.empty ? undefined : templates,
-      }),
+      })),
     },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });
@@ -144,7 +154,8 @@ export function createKernel(options: KernelOptions): Kernel {
   // would hash every response body for a weak one; `kernel.set('etag', 'weak')` brings it back.
   app.set('etag', false);
   installRequestSlots(app.request);
-  for (const layer of orderLayers(layers)) app.use(layer.handler as RequestHandler);
+  // one router step for the whole stack (see composeLayers); the order is still LAYER_ORDER's
+  app.use(composeLayers(orderLayers(layers).map((l) => l.handler)));
   Object.defineProperties(app, {
     kernelOptions: { value: resolved },
     profiler: { value: profiler },

@@ -4,6 +4,7 @@ import { renderError, statusOf } from '../http/ErrorRenderer';
 import type { ErrorTemplates } from '../http/ErrorTemplates';
 import type { TrustFunction } from '../http/RequestUri';
 import type { ErrorHook } from './options';
+import '../profiler/Stopwatch';
 
 /** Options of {@link errorHandler}. */
 export interface ErrorLayerOptions {
@@ -70,7 +71,9 @@ export function errorHandler(options: ErrorLayerOptions): ErrorRequestHandler {
     if (onError !== undefined) report(onError, error, req, logger);
     const uri = req.kernel?.uri;
     const token = req.kernel?.token;
+    const stopwatch = req.stopwatch;
     const shown = {
+      timer: stopwatch !== undefined && stopwatch.enabled ? stopwatch : undefined,
       debug: debug && isDebugClient(req, debugClients),
       token,
       tokenLink: token !== undefined && uri !== undefined ? `${uri.schemeAndHttpHost}${uri.baseUrl}/_profiler/${token}` : undefined,

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { BadRequestHttpError } from '../http/errors';
 import { resolveRequestUri, TrustFunction } from '../http/RequestUri';
+import { NULL_STOPWATCH } from '../profiler/Stopwatch';
 import { KernelRequestState } from './state';
 
 const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'PATCH', 'PURGE', 'TRACE'];
@@ -30,6 +31,7 @@ export function requestContext(trust: TrustFunction, trustedHosts: readonly RegE
       else methodError = new BadRequestHttpError(`Invalid method override "${m}".`);
     }
     req.kernel = new KernelRequestState(method, performance.now());
+    req.stopwatch = NULL_STOPWATCH; // the profiler gives a profiled request a live one
     try {
       req.kernel.uri = resolveRequestUri(req, trust);
     } catch (e) {

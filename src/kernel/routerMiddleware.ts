@@ -4,6 +4,8 @@ import { isKernelError } from '../errors/KernelError';
 import { MethodNotAllowedHttpError, NotFoundHttpError } from '../http/errors';
 import { headerText } from '../http/headerText';
 import { render } from '../http/templates';
+import { withoutStackTrace } from '../support/stackTrace';
+import '../profiler/Stopwatch';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { MatchResult, UrlMatcherInterface } from '../routing/matcher/UrlMatcherInterface';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
@@ -36,6 +38,12 @@ export interface RouterLayerOptions {
    * the kernel in the host app get the request. @default 'render' (a `NotFoundHttpError`)
    */
   notFound?: 'render' | 'next';
+  /**
+   * Whether the 404 and 405 errors (and their routing causes) capture a stack trace: the kernel
+   * passes its `debug` flag, since only debug output (the exception page, the profiler) shows
+   * one. Without, `err.stack` is the `Name: message` line. @default true
+   */
+  stackTraces?: boolean;
 }
 
 /**
@@ -60,6 +68,7 @@ export function routerMiddleware(
   options: RouterLayerOptions = {},
 ): RequestHandler {
   const fallThrough = options.notFound === 'next';
+  const make = options.stackTraces === false ? withoutStackTrace : <T>(build: () => T): T => build();
   return function router(req: Request, res: Response, next: NextFunction) {
     const uri = req.kernel!.uri;
     if (uri === undefined || req.kernel!.uriError !== undefined) return next(req.kernel!.uriError);
@@ -71,9 +80,11 @@ export function routerMiddleware(
       if (!('route' in outcome)) {
         if (fallThrough && outcome.failure !== 'method-not-allowed') return next();
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
-        return next(outcome.failure === 'method-not-allowed'
+        return next(make(() => (outcome.failure === 'method-not-allowed'
           ? methodNotAllowed(method, url, new MethodNotAllowedError(method, outcome.allowedMethods))
-          : notFound(req, method, url, outcome.noConfiguration === true ? new NoConfigurationError() : new ResourceNotFoundError(outcome.pathInfo)));
+          : notFound(req, method, url, outcome.noConfiguration === true
+            ? new NoConfigurationError()
+            : new ResourceNotFoundError(outcome.pathInfo)))));
       }
       match = outcome;
     } else {
@@ -81,8 +92,12 @@ export function routerMiddleware(
         match = matcher.match(uri.pathInfo, context);
       } catch (e) {
         const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
-        if (isKernelError(e, 'ERR_ROUTING_METHOD_NOT_ALLOWED')) return next(methodNotAllowed(method, url, e));
-        if (isKernelError(e, ROUTE_MISSES)) return fallThrough ? next() : next(notFound(req, method, url, e));
+        if (isKernelError(e, 'ERR_ROUTING_METHOD_NOT_ALLOWED')) {
+          return next(make(() => methodNotAllowed(method, url, e)));
+        }
+        if (isKernelError(e, ROUTE_MISSES)) {
+          return fallThrough ? next() : next(make(() => notFound(req, method, url, e)));
+        }
         return next(e);
       }
     }
@@ -108,11 +123,18 @@ export function routerMiddleware(
     }
     req.params = params;
     let i = 0;
+    const stopwatch = req.stopwatch;
+    // on a profiled request the controller is a span of its own, ended by its next(err) or the response
+    const afterController: NextFunction = stopwatch === undefined || !stopwatch.enabled ? next : (err?: unknown) => {
+      stopwatch.stop('controller');
+      next(err);
+    };
     const step = (err?: unknown): void => {
       if (err !== undefined && err !== null) return next(err);
       const h = i < routeHandlers.length ? routeHandlers[i++] : controller;
+      if (h === controller) stopwatch?.start('controller', 'controller');
       try {
-        const out = h(req, res, h === controller ? next : step);
+        const out = h(req, res, h === controller ? afterController : step);
         if (out instanceof Promise) out.catch(next);
       } catch (e) {
         next(e);

@@ -30,8 +30,11 @@ export class KernelRequestState extends RequestSlots {
   logBuffer?: import('../profiler/requestLogger').LogBuffer = undefined;
   /** Makes `req.log` on first use (the profiler's, on profiled requests). */
   makeLog?: (req: import('express').Request) => Logger = undefined;
-  /** Timeline marks: layer name, start and end in ms relative to `startedAt`. */
-  timeline: Array<{ name: string; start: number; end?: number }> = [];
+  /**
+   * Timeline marks: the layers', the kernel's phases and `req.stopwatch` spans, start and end in
+   * ms relative to `startedAt` (written only on profiled requests).
+   */
+  timeline: import('../profiler/Stopwatch').StopwatchEvent[] = [];
 
   /**
    * @param method - the effective method

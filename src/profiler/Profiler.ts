@@ -11,6 +11,8 @@ import type { DataCollector } from './collectors/DataCollector';
 import { extraSecretFields, redactNamed, redactText } from './redaction';
 import { createRequestLogger, LogBuffer, NULL_LOGGER, setRequestLog } from './requestLogger';
 import type { ProfilerStorage } from './storage/ProfilerStorage';
+import { Stopwatch } from './Stopwatch';
+import type { TimeData } from './collectors/TimeCollector';
 import { generateToken } from './token';
 import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
 import { PanelTemplate, panelTemplateOf, renderView } from './views';
@@ -126,6 +128,7 @@ export class Profiler {
       const uri = req.kernel!.uri;
       if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
       req.kernel!.makeLog = self.makeLog;
+      req.stopwatch = new Stopwatch(req.kernel!.startedAt, req.kernel!.timeline);
       // a logger set before the kernel (pino-http in a parent app) is replaced at once by the profiler's
       if (Object.prototype.hasOwnProperty.call(req, 'log')) setRequestLog(req, self.makeLog(req));
       self.hookEnd(req, res);
@@ -185,6 +188,8 @@ export class Profiler {
   /** Builds the profile of a finished request; a collector that throws is logged and left out. */
   collect(req: Request, res: Response): Profile {
     const error = req.kernel!.error;
+    const stopwatch = req.stopwatch as Stopwatch | undefined;
+    stopwatch?.start('profiler.collect', 'profiler');
     const collectors: Record<string, unknown> = {};
     for (const c of this.collectors) {
       try {
@@ -193,6 +198,11 @@ export class Profiler {
         this.logger?.warn({ err: e, collector: c.name }, 'profiler collector failed; its data is left out');
       }
     }
+    // the Performance panel was collected while this ran: give its span its real end
+    const collected = stopwatch?.stop('profiler.collect');
+    const time = collectors.time as TimeData | undefined;
+    const span = time?.events.find((e) => e.name === 'profiler.collect' && e.category === 'profiler');
+    if (span !== undefined && collected?.end !== undefined) span.end = Math.round(collected.end * 1000) / 1000;
     const uri = req.kernel!.uri;
     const profile: Profile = {
       token: req.kernel!.token ?? '',

@@ -89,3 +89,21 @@ export function parseStack(stack: string, message: string, options: StackOptions
   }
   return frames;
 }
+
+/**
+ * Runs `build` with V8's stack capture off (`Error.stackTraceLimit = 0`, restored after): the
+ * errors it makes carry no frames (`stack` is their `Name: message` line only) and cost neither
+ * the capture nor, later, the formatting. For a client's mistake (a 404, a 405) outside debug
+ * mode, where no one reads a stack.
+ * @param build - makes the error(s)
+ * @returns what `build` returns
+ */
+export function withoutStackTrace<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

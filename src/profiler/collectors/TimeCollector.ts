@@ -5,6 +5,8 @@ import type { CollectorSummary, DataCollector } from './DataCollector';
 /** One bar of the waterfall: a layer's start and end, in ms since the kernel took the request. */
 export interface TimelineEvent {
   name: string;
+  /** `layer`, `controller`, `error`, `template`, `profiler`, or an application's (`req.stopwatch`). */
+  category?: string;
   start: number;
   end: number;
 }
@@ -30,7 +32,9 @@ export class TimeCollector implements DataCollector<TimeData> {
     const now = performance.now() - req.kernel!.startedAt;
     return {
       duration: round(now),
-      events: req.kernel!.timeline.map((e) => ({ name: e.name, start: round(e.start), end: round(e.end ?? now) })),
+      events: req.kernel!.timeline.map((e) => ({
+        name: e.name, category: e.category, start: round(e.start), end: round(e.end ?? now),
+      })),
     };
   }
 
