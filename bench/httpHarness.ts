@@ -43,6 +43,8 @@ export interface ForkOptions {
   cpuProfDir?: string;
   /** Fork with `--expose-gc` (memory readings after a full GC). */
   exposeGc?: boolean;
+  /** Another build's `bench/servers/server.js` (the `tricks` section's A/B); @default this build's */
+  serverScript?: string;
 }
 
 /** Reads `--cpu-prof` / `--cpu-prof=DIR` from the section's arguments. */
@@ -65,7 +67,7 @@ export function startServer(label: string, config: ServerConfig, options: ForkOp
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`);
   }
   if (options.exposeGc === true) execArgv.push('--expose-gc');
-  const child: ChildProcess = fork(SERVER_SCRIPT, [JSON.stringify(config)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(options.serverScript ?? SERVER_SCRIPT, [JSON.stringify(config)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`bench server "${label}" exited (${code}) before it was ready`));

@@ -30,7 +30,7 @@ import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
 import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
 import { TEMPLATES_DIR } from '../../src/http/templates';
-import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer } from './config';
+import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer, type TrickVariant } from './config';
 
 interface Built {
   app: Express;
@@ -128,9 +128,31 @@ async function build(config: ServerConfig): Promise<Built> {
       if (on.has('locale')) options.locale = DEMO_LOCALE;
       if (on.has('timeZone')) options.timeZone = DEMO_TIME_ZONE;
       const kernel: Kernel = createKernel(options);
+      if (config.without !== undefined) takeOut(kernel, config.without);
       return { app: kernel, close: async () => { await kernel.close(); if (database?.open) database.close(); } };
     }
   }
+}
+
+/**
+ * Takes a speed trick out of a built kernel (see {@link TrickVariant}); a build without the
+ * trick (the `tricks` section's candidate) is left as it is.
+ */
+function takeOut(kernel: Kernel, trick: TrickVariant): void {
+  if (trick === 'request-slots') {
+    let names: readonly (string | symbol)[] = [];
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      names = (require('../../src/http/requestSlots') as { requestSlotNames(): readonly (string | symbol)[] }).requestSlotNames();
+    } catch {
+      return;
+    }
+    for (const name of names) Reflect.deleteProperty(kernel.request, name);
+    return;
+  }
+  const stack = (kernel as unknown as { router: { stack: Array<{ handle: { name: string } }> } }).router.stack;
+  const layer = stack.find((l) => l.handle.name === 'securityHeaders');
+  if (layer !== undefined) layer.handle = helmet(kernel.kernelOptions.securityHeaders || {}) as unknown as { name: string };
 }
 
 /**
