@@ -23,8 +23,15 @@
  *   --rounds=9       rounds (micro) / 5 (http)
  *   --time=150       minimum milliseconds per micro measurement
  *   --http           run the HTTP part instead (--duration=3 --warmup=1.5 --connections=50)
+ *   --ops=N --variant=LABEL   run exactly N operations of one variant of --cases, untimed: under
+ *                    `valgrind --tool=callgrind`, the instruction totals of N and 2N operations
+ *                    differ by the cost of N (see docs/benchmarks/speed-tricks.md)
+ *   --count          count the servers' instructions per request under callgrind instead
+ *                    (--requests=2000 --warm=1000 --rounds=2 --cells=0,1,2,3), for a loaded machine
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
@@ -32,7 +39,10 @@ import helmet from 'helmet';
 import { MemoryStore } from 'express-session';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checksum, formatNs, measure, median, option, type Runner } from './harness';
-import { checkStatuses, expectJson, load, loadavg, medianOf, pairedRatios, printTable, startServer, tempFolder, type LoadResult } from './httpHarness';
+import {
+  checkStatuses, expectJson, load, loadavg, medianOf, pairedRatios, printTable, probe, startServer, tempFolder,
+  type BenchServer, type LoadResult,
+} from './httpHarness';
 import type { BenchSection } from './run';
 import type { ServerConfig, TrickVariant } from './servers/config';
 
@@ -54,7 +64,10 @@ type Fn = (...args: never[]) => unknown;
 const fn = <T extends Fn>(m: Record<string, unknown>, name: string): T => m[name] as T;
 
 /** A runner per build that has the module, made by `make` from that build's loader. */
-function perBuild(load: (build: Build) => Loader | undefined, make: (mod: Loader) => Runner | undefined): Map<string, Runner> {
+function perBuild(
+  load: (build: Build) => Loader | undefined,
+  make: (mod: Loader) => Runner | undefined,
+): Map<string, Runner> {
   const out = new Map<string, Runner>();
   for (const build of ['with', 'without', 'now'] as const) {
     const mod = load(build);
@@ -94,7 +107,7 @@ const CASES: readonly Case[] = [
     trick: 'helmet header recorder (securityHeaders) vs helmet() per request',
     variants: (load) => {
       const out = perBuild(load, (mod) => runHandler(fn<(o: object) => RequestHandler>(mod('src/http/securityHeaders'), 'securityHeaders')({})));
-      out.set('helmet()', runHandler(helmet({}) as unknown as RequestHandler));
+      out.set('helmet()', runHandler(helmet({})));
       return out;
     },
   },
@@ -104,7 +117,7 @@ const CASES: readonly Case[] = [
     variants: (load) => {
       const out = perBuild(load, (mod) => {
         const trust = fn<(p: string[]) => (a: string, h: number) => boolean>(mod('src/http/RequestUri'), 'compileTrust')(['loopback', '10.0.0.0/8']);
-        return (ops) => { let n = 0; for (let i = 0; i < ops; i++) if (trust(ADDRESSES[i % ADDRESSES.length], 0)) n++; return n; };
+        return sum((i) => (trust(ADDRESSES[i % ADDRESSES.length], 0) ? 1 : 0));
       });
       return out;
     },
@@ -119,7 +132,7 @@ const CASES: readonly Case[] = [
       const reqs = ['api.example.com', 'localhost:8080', 'www.example.org'].map((host) => ({
         socket: { remoteAddress: '203.0.113.7' }, headers: { host }, url: '/api/books/1?page=2', baseUrl: '',
       }));
-      return (ops) => { let n = 0; for (let i = 0; i < ops; i++) n += resolve(reqs[i % reqs.length], trust).port; return n; };
+      return sum((i) => resolve(reqs[i % reqs.length], trust).port);
     }),
   },
   {
@@ -128,7 +141,7 @@ const CASES: readonly Case[] = [
     variants: (load) => perBuild(load, (mod) => {
       const format = fn<(d: number, r: unknown) => string>(mod('src/timezone/formatInTimeZone'), 'formatInTimeZone');
       const reqs = [{ locale: 'fr', timeZone: 'Europe/Paris' }, { locale: 'en', timeZone: 'America/New_York' }, { locale: 'de_DE', timeZone: 'UTC' }];
-      return (ops) => { let n = 0; for (let i = 0; i < ops; i++) n += format(1_700_000_000_000 + i, reqs[i % reqs.length]).length; return n; };
+      return sum((i) => format(1_700_000_000_000 + i, reqs[i % reqs.length]).length);
     }),
   },
   {
@@ -136,7 +149,7 @@ const CASES: readonly Case[] = [
     trick: 'redactHeader clean-pair cache (profiler)',
     variants: (load) => perBuild(load, (mod) => {
       const redact = fn<(n: string, v: string) => string>(mod('src/profiler/redaction'), 'redactHeader');
-      return (ops) => { let n = 0; for (let i = 0; i < ops; i++) { const [k, v] = HEADERS[i % HEADERS.length]; n += redact(k, v).length; } return n; };
+      return sum((i) => redact(...HEADERS[i % HEADERS.length]).length);
     }),
   },
   {
@@ -144,7 +157,7 @@ const CASES: readonly Case[] = [
     trick: 'createLocaleNegotiator result cache per Accept-Language value',
     variants: (load) => perBuild(load, (mod) => {
       const negotiate = fn<(l: string[]) => (h: string) => string | undefined>(mod('src/locale/acceptLanguage'), 'createLocaleNegotiator')(['en', 'fr', 'de']);
-      return (ops) => { let n = 0; for (let i = 0; i < ops; i++) n += (negotiate(LANGUAGES[i % LANGUAGES.length]) ?? '').length; return n; };
+      return sum((i) => (negotiate(LANGUAGES[i % LANGUAGES.length]) ?? '').length);
     }),
   },
   {
@@ -152,14 +165,12 @@ const CASES: readonly Case[] = [
     trick: 'sourceMappedStack source map cache (debug exception pages)',
     variants: (load) => perBuild(load, (mod) => {
       const mapped = fn<(s: string, m: string) => string>(mod('src/support/sourceMaps'), 'sourceMappedStack');
-      const routing = mod('src/routing/index');
-      const Collection = routing.RouteCollection as new () => object;
-      const Matcher = routing.UrlMatcher as new (c: object) => { match(p: string, c: object): unknown };
+      // a RangeError thrown through a compiled module (routing errors of a miss carry no stack)
       let error: Error | undefined;
-      try { new Matcher(new Collection()).match('/missing', { method: 'GET', host: 'localhost', scheme: 'http' }); } catch (e) { error = e as Error; }
+      try { fn<(l: string) => string>(mod('src/locale/acceptLanguage'), 'toLanguageTag')('!!'); } catch (e) { error = e as Error; }
       if (error === undefined) return undefined;
       const { stack = '', message } = error;
-      return (ops) => { let n = 0; for (let i = 0; i < ops; i++) n += mapped(stack, message).length; return n; };
+      return sum(() => mapped(stack, message).length);
     }),
   },
   {
@@ -203,6 +214,15 @@ const CASES: readonly Case[] = [
   },
 ];
 
+/** A runner adding up `f(i)` for each operation `i`. */
+function sum(f: (i: number) => number): Runner {
+  return (ops) => {
+    let n = 0;
+    for (let i = 0; i < ops; i++) n += f(i);
+    return n;
+  };
+}
+
 function runHandler(handler: RequestHandler): Runner {
   const res = response();
   const req = { headers: {}, method: 'GET', url: '/' } as Request;
@@ -238,9 +258,22 @@ async function runMicro(args: readonly string[]): Promise<void> {
     if (dir !== undefined && !fs.existsSync(path.join(dir, 'src'))) throw new Error(`--${build}: no compiled src/ in ${dir}`);
   }
   const loaders = new Map<Build, Loader>();
-  for (const [build, dir] of Object.entries(dirs) as Array<[Build, string | undefined]>) if (dir !== undefined) loaders.set(build, requireFrom(dir));
+  for (const [build, dir] of Object.entries(dirs) as Array<[Build, string | undefined]>) {
+    if (dir !== undefined) loaders.set(build, requireFrom(dir));
+  }
   const wanted = option(args, 'cases')?.split(',');
   const cases = CASES.filter((c) => wanted === undefined || wanted.includes(c.name));
+  const ops = option(args, 'ops');
+  if (ops !== undefined) {
+    // for callgrind: exactly `ops` operations of one variant, no clock (see --ops in the header)
+    const only = option(args, 'variant');
+    let total = 0;
+    for (const c of cases) {
+      for (const [label, run] of c.variants((b) => loaders.get(b))) if (label === only) total += await run(Number(ops));
+    }
+    console.log(`checksum ${total}`);
+    return;
+  }
   console.log(`builds: ${Object.entries(dirs).filter(([, d]) => d !== undefined).map(([b, d]) => `${b}=${d}`).join('  ')}`);
   console.log(`${rounds} rounds per case, each variant ≥ ${minTimeNs / 1e6} ms per round, order rotating; load average ${loadavg()}\n`);
   const rows: string[][] = [];
@@ -277,7 +310,8 @@ async function runHttp(args: readonly string[]): Promise<void> {
   const script = path.join(root, 'bench', 'servers', 'server.js');
   if (!fs.existsSync(script)) throw new Error(`--with: no ${script} (compile the copy with tsconfig.bench.json)`);
   const ladder = (without?: TrickVariant) => (tmp: (n: string) => string): ServerConfig => ({ kind: 'ladder', layers: 6, sqlitePath: tmp(`l-${without ?? 'all'}.sqlite`), without });
-  const cells: Array<{ id: string; path: string; script?: string; config: (tmp: (n: string) => string) => ServerConfig }> = [
+  type Tmp = (n: string) => string;
+  const cells: Array<{ id: string; path: string; script?: string; config: (tmp: Tmp) => ServerConfig }> = [
     { id: 'express (bare)', path: '/', config: () => ({ kind: 'express-bare' }) },
     { id: 'kernel, every trick', path: '/api', script, config: ladder() },
     { id: 'kernel without request slots', path: '/api', script, config: ladder('request-slots') },
@@ -294,7 +328,8 @@ async function runHttp(args: readonly string[]): Promise<void> {
         const server = await startServer(`${cell.id}-r${round + 1}`, cell.config(tmp.file), { serverScript: cell.script });
         try {
           await expectJson(server, cell.path, 200);
-          checkStatuses(cell.id, await load(server, { path: cell.path, connections, duration: warmup, warmup: true }), 200);
+          const warm = await load(server, { path: cell.path, connections, duration: warmup, warmup: true });
+          checkStatuses(cell.id, warm, 200);
           const r = await load(server, { path: cell.path, connections, duration });
           checkStatuses(cell.id, r, 200);
           results.set(cell.id, [...(results.get(cell.id) ?? []), r]);
@@ -324,8 +359,103 @@ async function runHttp(args: readonly string[]): Promise<void> {
   printTable(['server', 'req/s', 'req/s ÷ express (paired median)', 'server CPU µs/req', 'CPU ÷ every trick (paired median, range)'], rows);
 }
 
+/** Runs a command; resolves when it exits (it fails on a non-zero exit). */
+function run(command: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(command, [...args], (err) => {
+      if (err !== null) reject(new Error(`${command} failed: ${err.message}`));
+      else resolve();
+    });
+  });
+}
+
+/**
+ * Sends `callgrind_control <flag>` to a server under callgrind: callgrind reads commands only
+ * while the program runs, so a trickle of requests keeps the idle server busy until it answers.
+ * @returns how many trickle requests were sent
+ */
+async function callgrindControl(server: BenchServer, flag: string, urlPath: string): Promise<number> {
+  let done = false;
+  const control = run('callgrind_control', [flag, String(server.pid)]).finally(() => { done = true; });
+  let sent = 0;
+  while (!done) {
+    await probe(server.port, urlPath);
+    sent++;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await control;
+  return sent;
+}
+
+/** The instruction total of the last dump callgrind wrote for `pid` in `dir`. */
+function lastDumpTotal(dir: string, pid: number): number {
+  const dumps = fs.readdirSync(dir).filter((f) => f.startsWith(`cg.${pid}.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
+  const text = fs.readFileSync(path.join(dir, dumps[dumps.length - 1]), 'utf8');
+  const m = /^(?:summary|totals): (\d+)/m.exec(text);
+  if (m === null) throw new Error(`no totals in callgrind dump ${dumps[dumps.length - 1]}`);
+  return Number(m[1]);
+}
+
+/**
+ * `--count`: each kernel variant forked under `valgrind --tool=callgrind`; after a warm-up the
+ * counters are zeroed, `--requests` requests run on one connection, and the instructions the
+ * server executed are dumped: instructions per request, repeatable on a loaded machine.
+ */
+async function runCount(args: readonly string[]): Promise<void> {
+  const requests = Number(option(args, 'requests') ?? 2000);
+  const warm = Number(option(args, 'warm') ?? 1000);
+  const rounds = Number(option(args, 'rounds') ?? 2);
+  const root = path.resolve(option(args, 'with') ?? '/tmp/ek-tricks-base/build');
+  const script = path.join(root, 'bench', 'servers', 'server.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-bench-callgrind-'));
+  const wrapper = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`];
+  const ladder = (without?: TrickVariant) => (tmp: (n: string) => string): ServerConfig => ({ kind: 'ladder', layers: 6, sqlitePath: tmp(`c-${without ?? 'all'}.sqlite`), without });
+  const cells = [
+    { id: 'kernel, every trick', script, config: ladder() },
+    { id: 'kernel without request slots', script, config: ladder('request-slots') },
+    { id: 'kernel without helmet recorder', script, config: ladder('helmet-recorder') },
+    { id: 'kernel now (this build)', script: undefined, config: ladder() },
+  ];
+  const wanted = option(args, 'cells')?.split(',').map(Number);
+  const selected = cells.filter((_, i) => wanted === undefined || wanted.includes(i));
+  console.log(`callgrind, GET /api on 1 connection: ${warm} warm-up requests, counters zeroed, ${requests} counted; ${rounds} round(s)\n`);
+  const tmp = tempFolder('tricks-count');
+  const counts = new Map<string, number[]>();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const cell of selected) {
+        const server = await startServer(`${cell.id}-c${round + 1}`, cell.config(tmp.file), { serverScript: cell.script, wrapper });
+        try {
+          await expectJson(server, '/api', 200);
+          checkStatuses(cell.id, await load(server, { path: '/api', connections: 1, amount: warm, warmup: true }), 200);
+          const before = await callgrindControl(server, '-z', '/api');
+          const r = await load(server, { path: '/api', connections: 1, amount: requests });
+          checkStatuses(cell.id, r, 200);
+          const after = await callgrindControl(server, '-d', '/api');
+          const perRequest = lastDumpTotal(dir, server.pid) / (r.total + after + 2);
+          counts.set(cell.id, [...(counts.get(cell.id) ?? []), perRequest]);
+          console.log(`  round ${round + 1} ${cell.id.padEnd(32)} ${Math.round(perRequest).toLocaleString('en-US').padStart(10)} instructions/request (${before} + ${after} trickle requests)`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    tmp.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const ref = medianOf(counts.get(cells[0].id) ?? [NaN]);
+  printTable(['server', 'instructions/request (median)', '÷ every trick'], selected.map((c) => {
+    const m = medianOf(counts.get(c.id) ?? [NaN]);
+    return [c.id, Math.round(m).toLocaleString('en-US'), (m / ref).toFixed(3)];
+  }));
+}
+
 export const tricksSection: BenchSection = {
   name: 'tricks',
   description: 'each speed trick with and without it: micro cases from two or three builds side by side, or --http (forked kernels)',
-  run: (args) => (args.includes('--http') ? runHttp(args) : runMicro(args)),
+  run: (args) => {
+    if (args.includes('--count')) return runCount(args);
+    return args.includes('--http') ? runHttp(args) : runMicro(args);
+  },
 };

@@ -31,7 +31,7 @@ export type ServerConfig =
 
 /**
  * A speed trick the `tricks` section takes out of a built kernel, to measure it:
- * - `request-slots`: the slot accessors are deleted from the kernel's `app.request`, so the
+ * - `request-slots`: the kernel's `app.request` is rebuilt without the slot accessors, so the
  *   layers write plain properties on each request (`secure` and `log` stay);
  * - `helmet-recorder`: the security headers layer is replaced by `helmet()` itself.
  * Ignored by a build whose kernel no longer has the trick.

