@@ -43,6 +43,10 @@ export interface ForkOptions {
   cpuProfDir?: string;
   /** Fork with `--expose-gc` (memory readings after a full GC). */
   exposeGc?: boolean;
+  /** Another build's `bench/servers/server.js` (the `tricks` section's A/B); @default this build's */
+  serverScript?: string;
+  /** A command the server's node runs under, e.g. `['valgrind', '--tool=callgrind']`. */
+  wrapper?: readonly string[];
 }
 
 /** Reads `--cpu-prof` / `--cpu-prof=DIR` from the section's arguments. */
@@ -65,7 +69,11 @@ export function startServer(label: string, config: ServerConfig, options: ForkOp
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`);
   }
   if (options.exposeGc === true) execArgv.push('--expose-gc');
-  const child: ChildProcess = fork(SERVER_SCRIPT, [JSON.stringify(config)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const wrapped = options.wrapper !== undefined && options.wrapper.length > 0
+    ? { execPath: options.wrapper[0], execArgv: [...options.wrapper.slice(1), process.execPath, ...execArgv] }
+    : { execArgv };
+  const script = options.serverScript ?? SERVER_SCRIPT;
+  const child: ChildProcess = fork(script, [JSON.stringify(config)], { ...wrapped, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`bench server "${label}" exited (${code}) before it was ready`));

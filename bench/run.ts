@@ -11,6 +11,7 @@ import { routerSection } from './router';
 import { httpSection } from './http';
 import { profilerSection } from './profiler';
 import { notFoundSection } from './notFound';
+import { tricksSection } from './tricks';
 
 /** One benchmark section. */
 export interface BenchSection {
@@ -23,7 +24,9 @@ export interface BenchSection {
 }
 
 /** Every section, in the order `npm run bench` runs them. */
-export const SECTIONS: readonly BenchSection[] = [routerSection, httpSection, profilerSection, notFoundSection];
+export const SECTIONS: readonly BenchSection[] = [
+  routerSection, httpSection, profilerSection, notFoundSection, tricksSection,
+];
 
 async function main(argv: readonly string[]): Promise<number> {
   const names = argv.filter((a) => !a.startsWith('--'));

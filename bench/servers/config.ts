@@ -27,8 +27,21 @@ export type ServerConfig =
   | { kind: 'demo'; debug: boolean; environment?: string; sqlitePath: string; profilerSqlite?: string; caps?: BenchCaps }
   /** The demo kernel, rebuilt with `createKernel` as `createDemoKernel` does, but `profiler: { enabled: false }`. */
   | { kind: 'demo-profiler-off'; sqlitePath: string }
-  /** `createKernel` with the demo routes and the first `layers` steps of {@link LADDER} (0 = none, securityHeaders: false). */
-  | { kind: 'ladder'; layers: number; sqlitePath: string };
+  /**
+   * `createKernel` with the demo routes and the first `layers` steps of {@link LADDER} (0 = none,
+   * securityHeaders: false); `without` takes one speed trick out of the built kernel (the `tricks`
+   * section's A/B, see {@link TrickVariant}).
+   */
+  | { kind: 'ladder'; layers: number; sqlitePath: string; without?: TrickVariant };
+
+/**
+ * A speed trick the `tricks` section takes out of a built kernel, to measure it:
+ * - `request-slots`: the kernel's `app.request` is rebuilt without the slot accessors, so the
+ *   layers write plain properties on each request (`secure` and `log` stay);
+ * - `helmet-recorder`: the security headers layer is replaced by `helmet()` itself.
+ * Ignored by a build whose kernel no longer has the trick.
+ */
+export type TrickVariant = 'request-slots' | 'helmet-recorder';
 
 /** Parent → server. */
 export type ToServer = { type: 'rss'; id: number; gc?: boolean } | { type: 'stop' };

@@ -18,7 +18,7 @@ import cors from 'cors';
 import session from 'express-session';
 import { createDemoKernel } from '../../src/demo/app';
 import { BookRepository } from '../../src/demo/books';
-import { createDemoRoutes, DEMO_ROUTES_FILE } from '../../src/demo/routes';
+import { createDemoRoutes } from '../../src/demo/routes';
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
 import type { KernelOptions } from '../../src/kernel/options';
 import { createProfilerStorage } from '../../src/profiler/storage/createProfilerStorage';
@@ -30,7 +30,7 @@ import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
 import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
 import { TEMPLATES_DIR } from '../../src/http/templates';
-import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer } from './config';
+import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer, type TrickVariant } from './config';
 
 interface Built {
   app: Express;
@@ -88,8 +88,11 @@ async function build(config: ServerConfig): Promise<Built> {
     }
     case 'demo': {
       let storage: ClosableProfilerStorage | undefined;
-      if (config.profilerSqlite !== undefined) storage = await createProfilerStorage({ sqlitePath: config.profilerSqlite, ...config.caps });
-      const kernel = createDemoKernel({ debug: config.debug, environment: config.environment, sqlitePath: config.sqlitePath, profilerStorage: storage });
+      if (config.profilerSqlite !== undefined) {
+        storage = await createProfilerStorage({ sqlitePath: config.profilerSqlite, ...config.caps });
+      }
+      const { debug, environment, sqlitePath } = config;
+      const kernel = createDemoKernel({ debug, environment, sqlitePath, profilerStorage: storage });
       return { app: kernel, close: async () => { await kernel.close(); await storage?.close(); } };
     }
     case 'demo-profiler-off': {
@@ -133,25 +136,50 @@ async function build(config: ServerConfig): Promise<Built> {
       if (on.has('locale')) options.locale = DEMO_LOCALE;
       if (on.has('timeZone')) options.timeZone = DEMO_TIME_ZONE;
       const kernel: Kernel = createKernel(options);
+      if (config.without !== undefined) takeOut(kernel, config.without);
       return { app: kernel, close: async () => { await kernel.close(); if (database?.open) database.close(); } };
     }
   }
 }
 
 /**
+ * Takes a speed trick out of a built kernel (see {@link TrickVariant}); a build without the
+ * trick (the `tricks` section's candidate) is left as it is.
+ */
+function takeOut(kernel: Kernel, trick: TrickVariant): void {
+  if (trick === 'request-slots') {
+    let names: readonly (string | symbol)[] = [];
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      names = (require('../../src/http/requestSlots') as { requestSlotNames(): readonly (string | symbol)[] }).requestSlotNames();
+    } catch {
+      return;
+    }
+    // a fresh prototype without the slot accessors (deleting them would leave the prototype in
+    // dictionary mode, slower for every property read, which a kernel without slots never has)
+    const own = Object.getOwnPropertyDescriptors(kernel.request) as Record<string | symbol, PropertyDescriptor>;
+    for (const name of names) delete own[name];
+    kernel.request = Object.create(Object.getPrototypeOf(kernel.request) as object, own) as typeof kernel.request;
+    return;
+  }
+  const stack = (kernel as unknown as { router: { stack: Array<{ handle: { name: string } }> } }).router.stack;
+  const layer = stack.find((l) => l.handle.name === 'securityHeaders');
+  if (layer !== undefined) layer.handle = helmet(kernel.kernelOptions.securityHeaders || {});
+}
+
+/**
  * The kernel finds its templates (and the profiler its views and assets) at
  * `<src>/../../templates`, and the demo its routes at `<src>/../../config/routes.yaml`: the
  * package root from `src/http` (ts-node, jest) and from `dist/http`, but `build/` from the
- * benchmarks' `build/src/http`, where there are none: every debug error page and toolbar snippet
- * would fail, and the demo kernel would not start. Link `build/templates` and `build/config` to
- * the package's folders.
+ * benchmarks' `build/src/http`, where there are none. Link `build/templates` and `build/config`
+ * to the package's folders.
  */
 function linkPackageFolders(): void {
-  for (const [name, target] of [['templates', TEMPLATES_DIR], ['config', path.dirname(DEMO_ROUTES_FILE)]]) {
-    if (fs.existsSync(target)) continue;
-    const repo = path.resolve(__dirname, '..', '..', '..', name);
+  const repo = path.resolve(__dirname, '..', '..', '..');
+  for (const [folder, link] of [['templates', TEMPLATES_DIR], ['config', path.resolve(__dirname, '..', '..', 'config')]]) {
+    if (fs.existsSync(link)) continue;
     try {
-      fs.symlinkSync(repo, target, 'dir');
+      fs.symlinkSync(path.join(repo, folder), link, 'dir');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }

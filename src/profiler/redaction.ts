@@ -6,7 +6,7 @@
  */
 
 import { parse as parseCookie } from 'cookie';
-import { remember } from '../support/remember';
+import { LRUCache } from 'lru-cache';
 
 /** Text shown instead of a secret. */
 export const REDACTED = '******';
@@ -175,13 +175,13 @@ export function redactSetCookie(value: string): string {
 }
 
 /**
- * Header name and value pairs that {@link redactHeader} returns unchanged, seen recently: most
+ * Header name and value pairs that {@link redactHeader} returned unchanged, the last 1024: most
  * headers repeat from request to request (`Host`, `Accept`, `User-Agent`, the security headers of
- * every response), and only pairs that hold no secret are kept, so the set never holds one.
- * Bounded: cleared when full.
+ * every response), and only pairs that hold no secret are kept, so the cache never holds one.
  */
-const CLEAN_HEADERS = new Map<string, true>();
-const CLEAN_HEADERS_MAX = 1024;
+// redacting a typical header: 1.6 µs, 0.4 µs remembered (`npm run bench -- tricks --cases=redaction`)
+const CLEAN_HEADERS = new LRUCache<string, true>({ max: 1024 });
+/** Longer values are redacted every time rather than remembered (characters). */
 const CLEAN_VALUE_MAX_LENGTH = 512;
 
 /**
@@ -196,7 +196,7 @@ export function redactHeader(name: string, value: string): string {
   const key = `${name}\0${value}`;
   if (CLEAN_HEADERS.has(key)) return value;
   const shown = redactHeaderValue(name.toLowerCase(), value);
-  if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) remember(CLEAN_HEADERS, key, true, CLEAN_HEADERS_MAX);
+  if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) CLEAN_HEADERS.set(key, true);
   return shown;
 }
 

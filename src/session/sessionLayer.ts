@@ -95,6 +95,9 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
   const o = resolveSessionOptions(options);
   const { store, available, close } = openStore(o);
   withStoreDeadlines(store, o.timeoutMs);
+  // Not a speed trick: express-session calls createSession only for a session read from the
+  // store, the one sign of it `describe` (SessionInfo.started) has; it costs 0.7 µs a call
+  // (`npm run bench -- tricks --cases=createSession`, docs/benchmarks/speed-tricks.md)
   const loaded = new WeakSet<object>();
   const createSession = store.createSession.bind(store);
   store.createSession = (req, data) => {

@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { remember } from './remember';
+import { LRUCache } from 'lru-cache';
 
-/** How many generated files' source maps (or their absence) are remembered. */
-const CACHE_SIZE = 256;
 /** Generated files larger than this are not read for a `sourceMappingURL` (bytes). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 /** A stack line naming a position: `    at fn (/abs/file.js:12:5)` or `    at /abs/file.js:12:5`. */
@@ -18,7 +16,9 @@ interface LoadedMap {
   root: string;
 }
 
-const maps = new Map<string, LoadedMap | null>();
+/** The source maps of the last 256 generated files read (`false`: the file has none). */
+// reading the maps again: 1.9 ms a stack, 10 µs remembered (`npm run bench -- tricks --cases=sourcemaps`)
+const maps = new LRUCache<string, LoadedMap | false>({ max: 256 });
 
 function pathOf(location: string): string {
   return location.startsWith('file://') ? fileURLToPath(location) : location;
@@ -50,8 +50,9 @@ function load(file: string): LoadedMap | null {
 }
 
 function mapOf(file: string): LoadedMap | null {
-  const hit = maps.get(file);
-  return hit !== undefined ? hit : remember(maps, file, load(file), CACHE_SIZE);
+  let hit = maps.get(file);
+  if (hit === undefined) maps.set(file, hit = load(file) ?? false);
+  return hit === false ? null : hit;
 }
 
 /**
@@ -77,7 +78,7 @@ export function originalPosition(file: string, line: number, column: number): { 
  * A V8 stack trace with each frame of a source-mapped file pointing at its source instead (the
  * `.ts` file, line and column). Frames without a map, and the message, are kept as they are; a
  * stack Node already mapped (`--enable-source-maps`) names `.ts` files and is left alone.
- * Maps are read from disk once per generated file (at most 256 remembered).
+ * Maps are read from disk once per generated file (the last 256 are remembered).
  * @param stack - `error.stack`
  * @param message - `error.message`: only lines after it are read, so a message cannot fake a frame
  */

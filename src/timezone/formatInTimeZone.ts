@@ -1,18 +1,18 @@
 import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
 import type {} from '../locale/localeLayer';
-import { remember } from '../support/remember';
 
 /** `Intl.DateTimeFormat` options, less `timeZone`: the request decides it. */
 export type ZonedFormatOptions = Omit<Intl.DateTimeFormatOptions, 'timeZone'>;
 
 const DEFAULT_FORMAT: ZonedFormatOptions = Object.freeze({ dateStyle: 'medium', timeStyle: 'long' });
-const MAX_CACHED = 500;
-const formatters = new Map<string, Intl.DateTimeFormat>();
+// a new Intl.DateTimeFormat a call: 90 µs, 3.6 µs cached (`npm run bench -- tricks --cases=formatter`)
+const formatters = new LRUCache<string, Intl.DateTimeFormat>({ max: 500 });
 
 /**
  * Formats a date in the request's time zone (`req.timeZone`, else `UTC`) and locale
  * (`req.locale`, Symfony's `fr_FR` spelling accepted, else `en`), with `Intl.DateTimeFormat`.
- * Formatters are cached (up to 500 distinct locale, zone and option sets).
+ * Formatters are cached (the 500 locale, zone and option sets used last).
  * @param date - a Date, or milliseconds since the epoch
  * @param req - a request that went through the time zone (and locale) layers
  * @param options - `Intl.DateTimeFormat` options; @default `{ dateStyle: 'medium', timeStyle: 'long' }`
@@ -27,7 +27,8 @@ export function formatInTimeZone(date: Date | number, req: Request, options: Zon
   const key = `${locale}\u0000${timeZone}\u0000${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (formatter === undefined) {
-    formatter = remember(formatters, key, new Intl.DateTimeFormat(locale, { ...options, timeZone }), MAX_CACHED);
+    formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formatters.set(key, formatter);
   }
   return formatter.format(date);
 }
