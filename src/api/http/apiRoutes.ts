@@ -69,7 +69,7 @@ function operationRoute(
     provider: endpoint.provide,
     ...(security !== undefined ? { security } : {}),
     ...(first('securityMessage') !== undefined ? { securityMessage: first('securityMessage') } : {}),
-    ...(writes ? { denormalize: endpoint.denormalize, json: true } : {}),
+    ...(writes ? { denormalize: endpoint.denormalize } : {}),
     ...(postDenormalize !== undefined ? { securityPostDenormalize: postDenormalize } : {}),
     ...(first('securityPostDenormalizeMessage') !== undefined ? { securityPostDenormalizeMessage: first('securityPostDenormalizeMessage') } : {}),
   };
