@@ -15,7 +15,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['support', 'errors', 'config'],
   ['routing'],
   ['http', 'storage'],
-  ['cors', 'session', 'security', 'locale', 'timezone', 'profiler'],
+  ['cors', 'session', 'security', 'locale', 'timezone', 'profiler', 'api'],
   ['kernel'],
   ['index.ts', 'demo', 'cli', 'testing'],
 ];
