@@ -9,9 +9,9 @@ import { openSqlite, SqliteDatabase } from '../storage/sqlite';
 import type { RedisClient } from '../storage/redis';
 import { MemoryState } from '../api/state/MemoryState';
 import type { Resource } from '../api/resource/defineResource';
-import type { StateProcessor, StateProvider } from '../api/state/types';
+import { DatabaseCollector } from '../profiler/collectors/DatabaseCollector';
 import { ApiCollector } from '../api/profiler/ApiCollector';
-import { createDemoResources } from './resources';
+import { createDemoResources, type DemoStore } from './resources';
 import { createDemoRoutes } from './routes';
 import { seedDemoData } from './seed';
 
@@ -51,8 +51,21 @@ export interface DemoKernelOptions {
   adminPassword?: string;
   /** @default DEMO_DEFAULTS.userPassword */
   userPassword?: string;
+  /**
+   * Where books and authors are kept: the SQL store `openDemoDatabase()` returns (the service
+   * uses it). @default a `MemoryState` with the demo's seed (nothing survives the process)
+   */
+  store?: DemoStore;
   /** Origins allowed by CORS on `^/api` (strings or anchored regexes). @default DEMO_DEFAULTS.corsOrigins */
   corsOrigins?: Array<string | RegExp>;
+}
+
+/** A MemoryState with the demo's seed (the SQL store's seed migration inserts the same rows). */
+function memoryStore(): DemoStore {
+  const state = new MemoryState();
+  const store = { provider: state, processor: state };
+  seedDemoData(state, createDemoResources(store));
+  return store;
 }
 
 /** The demo kernel, with its API resources and the store behind them. */
@@ -60,7 +73,7 @@ export interface DemoKernel extends Kernel {
   /** Book and Author. */
   readonly resources: readonly Resource[];
   /** Where books and authors are kept. */
-  readonly store: StateProvider & StateProcessor;
+  readonly store: DemoStore;
   readonly database: SqliteDatabase;
 }
 
@@ -75,9 +88,8 @@ export interface DemoKernel extends Kernel {
 export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   const sqlitePath = options.sqlitePath ?? ':memory:';
   const database = openSqlite(sqlitePath, 'SQLITE_PATH');
-  const store = new MemoryState();
+  const store = options.store ?? memoryStore();
   const resources = createDemoResources(store);
-  seedDemoData(store, resources);
   const provider = new InMemoryUserProvider({
     users: {
       admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
@@ -90,7 +102,7 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
     trustedHosts: options.trustedHosts ?? [],
-    profiler: { collectors: [new ApiCollector()], allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
+    profiler: { collectors: [new ApiCollector(), new DatabaseCollector()], allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,
     cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },

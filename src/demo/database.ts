@@ -96,7 +96,7 @@ export const DEMO_MIGRATIONS: Migrations = Object.freeze({
       const sqlite = flavourOf(db) === 'sqlite';
       for (const [i, author] of SEED_AUTHORS.entries()) {
         const { id } = await db.insertInto('authors').values({ ...author, version: 1 })
-          .returning('id').executeTakeFirstOrThrow() as { id: number };
+          .returning('id').executeTakeFirstOrThrow();
         const book = SEED_BOOKS[i];
         await db.insertInto('books')
           .values({ ...book, featured: sqlite ? Number(book.featured) : book.featured, author: id, version: 1 })

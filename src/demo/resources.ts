@@ -4,6 +4,12 @@ import {
   RangeFilter, readOnly, relation, SearchFilter, type Resource,
 } from '../api';
 import type { StateProcessor, StateProvider } from '../api/state/types';
+
+/** Where the demo keeps books and authors: the SQL store (`openDemoDatabase`) or a `MemoryState`. */
+export interface DemoStore {
+  readonly provider: StateProvider;
+  readonly processor: StateProcessor;
+}
 import type { PostDenormalizeContext } from '../security/RouteSecurity';
 
 /** ISBN-10 or ISBN-13, digits (and a final X for ISBN-10), hyphens allowed. */
@@ -45,15 +51,15 @@ const FEATURED_MESSAGE = 'Only an admin may feature a book.';
  * DELETE and `featured: true` need ROLE_ADMIN. Book's operations keep the reference routing
  * table (`book_list`, `book_create`, `book_show` with `id: \d+`, `book_update` PUT|PATCH and
  * `book_delete` without requirement: `PUT /api/books/abc` matches and answers 404).
- * @param store - where items are kept (the SQL store, or a MemoryState)
+ * @param store - where items are kept (the SQL store, or a MemoryState as both provider and processor)
  */
-export function createDemoResources(store: StateProvider & StateProcessor): Resource[] {
+export function createDemoResources(store: DemoStore): Resource[] {
   const author = defineResource({
     shortName: 'Author',
     description: 'Authors of books.',
     schema: authorSchema,
-    provider: store,
-    processor: store,
+    provider: store.provider,
+    processor: store.processor,
     operations: [
       GetCollection(), Get(),
       Post({ security: 'ROLE_USER' }), Put({ security: 'ROLE_USER' }), Patch({ security: 'ROLE_USER' }),
@@ -65,8 +71,8 @@ export function createDemoResources(store: StateProvider & StateProcessor): Reso
     shortName: 'Book',
     description: 'Books of the demo library.',
     schema: bookSchema,
-    provider: store,
-    processor: store,
+    provider: store.provider,
+    processor: store.processor,
     operations: [
       GetCollection({ name: 'book_list' }),
       Post({

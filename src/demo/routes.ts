@@ -7,7 +7,13 @@ import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import { apiRoutes } from '../api/http/apiRoutes';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
+import { queryLogFor } from '../api/sql/queryLog';
 import { createDemoResources } from './resources';
+
+function memoryResources(): Resource[] {
+  const state = new MemoryState();
+  return createDemoResources({ provider: state, processor: state });
+}
 
 /**
  * The demo's pages, by the names `config/routes.yaml` gives their controllers (the reference's
@@ -48,9 +54,9 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * @returns a new collection
  * @throws RouteLoaderError when `config/routes.yaml` is missing or wrong
  */
-export function createDemoRoutes(resources: readonly Resource[] = createDemoResources(new MemoryState())): RouteCollection {
+export function createDemoRoutes(resources: readonly Resource[] = memoryResources()): RouteCollection {
   const pages = loadRoutes(DEMO_ROUTES_FILE, DEMO_CONTROLLERS, { utf8: true });
-  const api = apiRoutes({ resources, title: 'express-kernel demo' });
+  const api = apiRoutes({ resources, title: 'express-kernel demo', stateContext: queryLogFor });
   const time = new Route('/api/time', {
     methods: ['GET'],
     controller: (req, res) => {

@@ -116,7 +116,8 @@ afterAll(async () => {
  */
 async function seedBooks(kernel: DemoKernel): Promise<void> {
   const book = kernel.resources.find((r) => r.shortName === 'Book')!.metadata;
-  while ((await kernel.store.provideItem(book, 100)) === null) await kernel.store.create(book, { title: 'Dune', featured: false });
+  const { provider, processor } = kernel.store;
+  while ((await provider.provideItem(book, 100)) === null) await processor.create(book, { title: 'Dune', featured: false });
 }
 const kernels: Partial<Record<Variant, DemoKernel>> = {};
 

@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import type { StateContext } from '../state/types';
 import type { Resource } from '../resource/defineResource';
 
 /** Options of `apiRoutes` (the routes of a set of resources). All optional but `resources`. */
@@ -14,6 +15,11 @@ export interface ApiOptions {
    * route (API Platform's documentation page). @default a small HTML page linking to `docs`
    */
   documentationPage?: RequestHandler;
+  /**
+   * The store context of a request (e.g. `queryLogFor` of `express-kernel/api` SQL, whose
+   * statements the profiler's Database panel shows). The API panel counts them either way.
+   */
+  stateContext?: (req: Request) => StateContext;
   /** The API's title (Hydra `hydra:title`). @default 'API' */
   title?: string;
   /** Where the HTML documentation lives, linked from the default page. @default '/api/docs' */

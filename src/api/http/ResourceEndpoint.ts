@@ -51,6 +51,7 @@ export class ResourceEndpoint {
     private readonly operations: readonly ResolvedOperation[],
     private readonly paths: ApiPaths,
     private readonly documentationPage: RequestHandler,
+    private readonly context?: (req: Request) => StateContext,
   ) {}
 
   /** The operation the request's method selects (HEAD is GET). */
@@ -63,7 +64,13 @@ export class ResourceEndpoint {
   /** The per-call state context: the statements a store runs are kept for the profiler. */
   stateContext(req: Request): StateContext {
     const queries = req.api?.queries;
-    return { logQuery: (entry: QueryLogEntry) => { queries?.push(entry); } };
+    const outer = this.context?.(req);
+    return {
+      logQuery: (entry: QueryLogEntry) => {
+        queries?.push(entry);
+        outer?.logQuery?.(entry);
+      },
+    };
   }
 
   /**

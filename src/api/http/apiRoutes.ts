@@ -5,6 +5,7 @@ import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
 import type { SecuredRouteOptions } from '../../security/RouteSecurity';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { entrypointHal } from '../serializer/hal';
 import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation } from '../serializer/jsonld';
@@ -16,7 +17,7 @@ import { negotiateFormat } from './negotiation';
 import { ResourceEndpoint } from './ResourceEndpoint';
 import { defaultDocumentationPage, sendFormatted } from './respond';
 
-const KNOWN = ['resources', 'entrypoint', 'entrypointName', 'documentationPage', 'docsPath', 'title'];
+const KNOWN = ['resources', 'entrypoint', 'entrypointName', 'documentationPage', 'docsPath', 'title', 'stateContext'];
 
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
@@ -58,8 +59,9 @@ function routeGroups(resource: Resource): ResolvedOperation[][] {
 
 function operationRoute(
   resource: Resource, ops: ResolvedOperation[], paths: ApiPaths, page: RequestHandler, base: ApiRouteOptions,
+  context?: (req: Request) => StateContext,
 ): Route {
-  const endpoint = new ResourceEndpoint(resource, ops, paths, page);
+  const endpoint = new ResourceEndpoint(resource, ops, paths, page, context);
   const writes = ops.some((op) => op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch');
   const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined => ops.find((op) => op[key] !== undefined)?.[key];
   const security = endpoint.security();
@@ -131,7 +133,9 @@ export function apiRoutes(options: ApiOptions): RouteCollection {
     },
   }));
   for (const resource of paths.resources.values()) {
-    for (const ops of routeGroups(resource)) add(ops[0].name, operationRoute(resource, ops, paths, page, base));
+    for (const ops of routeGroups(resource)) {
+      add(ops[0].name, operationRoute(resource, ops, paths, page, base, options.stateContext));
+    }
   }
   const jsonOnly = (req: Request): object | null => {
     req.res?.vary('Accept');

@@ -42,7 +42,7 @@ export class MemoryState implements StateProvider, StateProcessor {
     const matching = [...this.table(resource).values()].filter((item) => query.conditions.every((c) => holds(c, item)));
     matching.sort((a, b) => {
       for (const o of query.order) {
-        const d = compare(a.data[o.property], b.data[o.property]);
+        const d = compare(valueOf(a, o.property), valueOf(b, o.property));
         if (d !== 0) return o.direction === 'asc' ? d : -d;
       }
       return a.id - b.id;
@@ -131,6 +131,11 @@ function freezeItem(
   return Object.freeze({ id, version, data: Object.freeze(copy) });
 }
 
+/** A property's value; `id` is the identifier. */
+function valueOf(item: StoredItem, property: string): unknown {
+  return property === 'id' ? item.id : item.data[property];
+}
+
 /** A stored value as text (strings as they are). */
 function asText(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
@@ -162,7 +167,7 @@ function textMatch(strategy: string, value: string, wanted: string): boolean {
 
 /** Whether the item satisfies one condition (the semantics the SQL store's WHERE clauses mirror). */
 function holds(c: FilterCondition, item: StoredItem): boolean {
-  const v = item.data[c.property];
+  const v = valueOf(item, c.property);
   switch (c.type) {
     case 'search':
       if (v === null || v === undefined) return false;
