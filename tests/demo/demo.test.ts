@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { createDemoKernel, DemoKernel } from '../../src/demo/app';
+import { openDemoDatabase } from '../../src/demo/database';
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 const ADMIN = basic('admin', 'admin');
@@ -140,6 +141,28 @@ describe('the demo on a SQLite file', () => {
     const again = await request(b).get('/admin').set('Cookie', String(cookie).split(';')[0]);
     expect(again.status).toBe(200);
     await b.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the demo on its SQL store', () => {
+  test('books written through the API survive a new kernel and store on the same SQLite file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-demo-sql-'));
+    const file = path.join(dir, 'demo.sqlite');
+    const first = await openDemoDatabase({ SQLITE_PATH: file });
+    const a = createDemoKernel({ sqlitePath: file, store: first });
+    const created = await request(a).post('/api/books').set('Authorization', USER).send({ title: 'Kept', author: '/api/authors/3' });
+    expect(created.status).toBe(201);
+    await a.close();
+    await first.close();
+
+    const second = await openDemoDatabase({ SQLITE_PATH: file });
+    const b = createDemoKernel({ sqlitePath: file, store: second });
+    const res = await request(b).get(created.headers.location).set('Accept', 'application/json');
+    expect(res.body).toMatchObject({ title: 'Kept', author: '/api/authors/3' });
+    expect((await request(b).get('/api/books/1')).body.title).toBe('Dune');
+    await b.close();
+    await second.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
