@@ -53,9 +53,9 @@ describe('parseCollectionQuery(raw, resource)', () => {
     const date = fc.date({ min: new Date('1900-01-01'), max: new Date('2100-12-31'), noInvalidDate: true })
       .map((d) => d.toISOString().slice(0, 10));
     const condition: fc.Arbitrary<FilterCondition> = fc.oneof(
-      fc.array(text, { minLength: 1, maxLength: 3 }).map((values) => ({ type: 'search', property: 'title', strategy: 'partial', values })),
+      fc.array(text, { minLength: 1, maxLength: 3 }).map((values): FilterCondition => ({ type: 'search', property: 'title', strategy: 'partial', values })),
       fc.array(fc.integer({ min: 1, max: 1e9 }), { minLength: 1, maxLength: 3 })
-        .map((values) => ({ type: 'search', property: 'author', strategy: 'exact', values })),
+        .map((values): FilterCondition => ({ type: 'search', property: 'author', strategy: 'exact', values })),
       fc.record({
         type: fc.constant('range' as const), property: fc.constant('price'),
         operator: fc.constantFrom('gt' as const, 'gte' as const, 'lt' as const, 'lte' as const),
