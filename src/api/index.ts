@@ -35,4 +35,5 @@ export { etagOf } from './http/etag';
 export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
 export { mergePatch } from './write/mergePatch';
 export { MemoryState } from './state/MemoryState';
+export { ApiCollector, type ApiData } from './profiler/ApiCollector';
 export type * from './state/types';
