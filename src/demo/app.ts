@@ -7,8 +7,13 @@ import { RedisThrottleStore } from '../security/RedisThrottleStore';
 import { SqliteThrottleStore } from '../security/SqliteThrottleStore';
 import { openSqlite, SqliteDatabase } from '../storage/sqlite';
 import type { RedisClient } from '../storage/redis';
-import { BookRepository } from './books';
+import { MemoryState } from '../api/state/MemoryState';
+import type { Resource } from '../api/resource/defineResource';
+import { DatabaseCollector } from '../profiler/collectors/DatabaseCollector';
+import { ApiCollector } from '../api/profiler/ApiCollector';
+import { createDemoResources, type DemoStore } from './resources';
 import { createDemoRoutes } from './routes';
+import { seedDemoData } from './seed';
 
 /** The demo's documented development defaults. Override them with the environment in production. */
 export const DEMO_DEFAULTS = Object.freeze({
@@ -46,13 +51,29 @@ export interface DemoKernelOptions {
   adminPassword?: string;
   /** @default DEMO_DEFAULTS.userPassword */
   userPassword?: string;
+  /**
+   * Where books and authors are kept: the SQL store `openDemoDatabase()` returns (the service
+   * uses it). @default a `MemoryState` with the demo's seed (nothing survives the process)
+   */
+  store?: DemoStore;
   /** Origins allowed by CORS on `^/api` (strings or anchored regexes). @default DEMO_DEFAULTS.corsOrigins */
   corsOrigins?: Array<string | RegExp>;
 }
 
-/** The demo kernel, with the book repository it keeps in SQLite. */
+/** A MemoryState with the demo's seed (the SQL store's seed migration inserts the same rows). */
+function memoryStore(): DemoStore {
+  const state = new MemoryState();
+  const store = { provider: state, processor: state };
+  seedDemoData(state, createDemoResources(store));
+  return store;
+}
+
+/** The demo kernel, with its API resources and the store behind them. */
 export interface DemoKernel extends Kernel {
-  readonly books: BookRepository;
+  /** Book and Author. */
+  readonly resources: readonly Resource[];
+  /** Where books and authors are kept. */
+  readonly store: DemoStore;
   readonly database: SqliteDatabase;
 }
 
@@ -67,8 +88,8 @@ export interface DemoKernel extends Kernel {
 export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   const sqlitePath = options.sqlitePath ?? ':memory:';
   const database = openSqlite(sqlitePath, 'SQLITE_PATH');
-  const books = new BookRepository(database);
-  books.seed([{ id: '1', title: 'Dune' }, { id: '2', title: 'Hyperion' }, { id: '3', title: 'Solaris' }]);
+  const store = options.store ?? memoryStore();
+  const resources = createDemoResources(store);
   const provider = new InMemoryUserProvider({
     users: {
       admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
@@ -76,12 +97,12 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     },
   });
   const kernel = createKernel({
-    routes: createDemoRoutes(books),
+    routes: createDemoRoutes(resources),
     debug: options.debug ?? true,
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
     trustedHosts: options.trustedHosts ?? [],
-    profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
+    profiler: { collectors: [new ApiCollector(), new DatabaseCollector()], allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,
     cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },
@@ -97,7 +118,8 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   });
   const close = kernel.close.bind(kernel);
   Object.defineProperties(kernel, {
-    books: { value: books },
+    resources: { value: resources },
+    store: { value: store },
     database: { value: database },
     close: { value: async () => { await close(); if (database.open) database.close(); } },
   });

@@ -2,6 +2,8 @@
 import http from 'node:http';
 import pino from 'pino';
 import { createDemoKernel } from './app';
+import { openDemoDatabase } from './database';
+import type { SqlStore } from '../api/sql/createSqlState';
 import { DemoEnv, list, readDemoEnv } from './env';
 import { refuseConnect } from '../http/connect';
 import { openRedis, RedisClient, withoutPassword } from '../storage/redis';
@@ -18,7 +20,9 @@ import { GracefulShutdown, parseShutdownTimeout } from '../http/gracefulShutdown
  * - `TRUSTED_PROXIES`: comma-separated IPs/CIDRs whose X-Forwarded-* headers are honoured;
  * - `TRUSTED_HOSTS`: comma-separated host regexes (Symfony's framework.trusted_hosts); others get a 400;
  * - `PROFILER_ALLOWED_IPS`: comma-separated IPs/CIDRs allowed to open the profiler (default loopback);
- * - `SQLITE_PATH`: the SQLite file for books, sessions and throttling (default var/demo.sqlite);
+ * - `SQLITE_PATH`: the SQLite file for books and authors (migrated and seeded at start), sessions
+ *   and throttling (default var/demo.sqlite); `DATABASE_URL=postgres://…` keeps books and authors
+ *   in PostgreSQL instead;
  *   both SQLite files default to var/ under the working directory, the one folder the service
  *   writes (the Docker image's /app/var volume);
  * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
   let redis: RedisClient | undefined;
   let profilerStorage: ClosableProfilerStorage | undefined;
   let kernel;
+  let database: SqlStore | undefined;
   let shutdown: GracefulShutdown;
   const debug = demoEnv.debug;
   try {
@@ -74,7 +79,10 @@ async function main(): Promise<void> {
     if (debug) {
       profilerStorage = await createProfilerStorage({ sqlitePath: profilerSqlite, redisUrl: demoEnv.redisUrl });
     }
+    const sqlitePath = env.SQLITE_PATH ?? DEFAULT_DEMO_SQLITE;
+    database = await openDemoDatabase({ ...env, SQLITE_PATH: sqlitePath });
     kernel = createDemoKernel({
+      store: database,
       debug,
       environment: appEnv,
       profilerStorage,
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
       trustedHosts: demoEnv.trustedHosts,
       profilerAllowedIps: demoEnv.profilerAllowedIps,
       logger,
-      sqlitePath: env.SQLITE_PATH ?? DEFAULT_DEMO_SQLITE,
+      sqlitePath,
       redis,
       secret: demoEnv.secret,
       adminPassword: env.ADMIN_PASSWORD,
@@ -110,7 +118,7 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     void shutdown.shutdown().then(async ({ cut }) => {
-      await Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close()]);
+      await Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close(), database?.close()]);
       process.exit(cut > 0 ? 1 : 0);
     });
   };

@@ -50,6 +50,12 @@ export const ERROR_CODES = {
     status: undefined,
     template: 'Too many failed login attempts, please try again in %s.',
   },
+  ERR_API_INVALID_QUERY: { status: 400, template: '%s' },
+  ERR_API_ITEM_NOT_FOUND: { status: 404, template: '%s' },
+  ERR_API_NOT_ACCEPTABLE: { status: 406, template: 'Not Acceptable: %s' },
+  ERR_API_CONFLICT: { status: 409, template: '%s' },
+  ERR_API_PRECONDITION_FAILED: { status: 412, template: '%s' },
+  ERR_API_VALIDATION_FAILED: { status: 422, template: '%s' },
   ERR_PROFILER_PANEL_NOT_FOUND: { status: 404, template: 'Panel "%s" is not available for token "%s".' },
   ERR_PROFILER_INVALID_CRITERION: { status: 400, template: 'Invalid query parameter "%s": expected %s (got %s).' },
   ERR_STORAGE_MISSING_PEER_DEPENDENCY: {

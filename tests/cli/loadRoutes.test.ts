@@ -38,6 +38,8 @@ describe('loadRoutes(modulePath, cwd)', () => {
   it('returns the demo table without a module', () => {
     expect(loadRoutes().all().map(([n]) => n)).toEqual([
       'home', 'api_entrypoint', 'book_list', 'book_create', 'book_show', 'book_update', 'book_delete',
+      'author_get_collection', 'author_get', 'author_post', 'author_put', 'author_patch', 'author_delete',
+      'api_jsonld_context', 'api_doc',
       'hello_slash', 'plain', 'localized_about', 'admin_dashboard', 'boom', 'api_time',
     ]);
   });

@@ -67,22 +67,23 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       '',
       block(' [OK] Route "book_show" matches'),
       '',
-      '+--------------+---------------------------+',
-      '| Property     | Value                     |',
-      '+--------------+---------------------------+',
-      '| Route Name   | book_show                 |',
-      '| Path         | /api/books/{id}           |',
-      '| Path Regex   | /^\\/api\\/books\\/(\\d+)$/su |',
-      '| Host         | ANY                       |',
-      '| Host Regex   |                           |',
-      '| Scheme       | ANY                       |',
-      '| Method       | GET                       |',
-      '| Requirements | id: \\d+                   |',
-      '| Class        | Route                     |',
-      '| Defaults     | _controller: Closure()    |',
-      '| Options      | provider: object(Closure) |',
-      '|              | utf8: true                |',
-      '+--------------+---------------------------+',
+      '+--------------+--------------------------------+',
+      '| Property     | Value                          |',
+      '+--------------+--------------------------------+',
+      '| Route Name   | book_show                      |',
+      '| Path         | /api/books/{id}                |',
+      '| Path Regex   | /^\\/api\\/books\\/(\\d+)$/su      |',
+      '| Host         | ANY                            |',
+      '| Host Regex   |                                |',
+      '| Scheme       | ANY                            |',
+      '| Method       | GET                            |',
+      '| Requirements | id: \\d+                        |',
+      '| Class        | Route                          |',
+      '| Defaults     | _controller: Closure()         |',
+      '| Options      | errorRenderer: object(Closure) |',
+      '|              | provider: object(Closure)      |',
+      '|              | utf8: true                     |',
+      '+--------------+--------------------------------+',
       '',
     ].join('\n'));
   });
@@ -104,7 +105,7 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       ' Route "book_list" almost matches but method "DELETE" does not match any of the required methods (GET)',
     ]);
     expect(lines).toContain(' Route "boom" does not match: Path "/boom" does not match');
-    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(13);
+    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(21);
   });
 
   it('stops at the first matching route: later routes are not reported', () => {

@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import {
+  ConflictError, InvalidQueryError, ItemNotFoundError, NotAcceptableError, PreconditionFailedError, ValidationError,
+} from '../../src/api/http/ApiErrors';
 import path from 'node:path';
 import { expectTypeOf } from 'expect-type';
 import * as api from '../../src';
@@ -92,6 +95,12 @@ const EXAMPLES: Record<ErrorCode, () => unknown> = {
     await throttler.fail('ada', '127.0.0.1');
     await throttler.check('ada', '127.0.0.1');
   }),
+  ERR_API_INVALID_QUERY: () => new InvalidQueryError('Invalid query parameter "page": expected a whole number from 1.'),
+  ERR_API_ITEM_NOT_FOUND: () => new ItemNotFoundError('Book', '999'),
+  ERR_API_NOT_ACCEPTABLE: () => new NotAcceptableError('text/csv', ['application/ld+json', 'application/json']),
+  ERR_API_CONFLICT: () => new ConflictError('The Author "1" is still referenced by books.'),
+  ERR_API_PRECONDITION_FAILED: () => new PreconditionFailedError('"1-2"'),
+  ERR_API_VALIDATION_FAILED: () => new ValidationError([{ propertyPath: 'title', message: 'Required', code: 'invalid_type' }]),
   ERR_PROFILER_PANEL_NOT_FOUND: () => new api.NotFoundHttpError(
     formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', 'nope', 'abc123'), {}, 'ERR_PROFILER_PANEL_NOT_FOUND',
   ),
@@ -113,7 +122,7 @@ describe('the error-code registry', () => {
   });
 
   test('every code carries its layer prefix', () => {
-    const layers = 'ROUTING|HTTP|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE|STORAGE';
+    const layers = 'ROUTING|HTTP|API|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE|STORAGE';
     for (const code of CODES) expect(code).toMatch(new RegExp(`^ERR_(${layers})_[A-Z_]+$`));
   });
 

@@ -72,10 +72,14 @@ export class RawConnection {
   }
 }
 
-/** Starts `POST path` with a JSON body of `size` bytes, sending only its first half now. */
+/**
+ * Starts `POST path` as the demo's `user` (writes need ROLE_USER) with a JSON body of `size`
+ * bytes (a valid book, padded with a member the API ignores), sending only its first half now.
+ */
 export function startSlowUpload(conn: RawConnection, path: string, size: number): { rest: string } {
-  const json = JSON.stringify({ title: 'x'.repeat(size - 13) });
+  const json = JSON.stringify({ title: 'Slow', padding: 'x'.repeat(size - 31) });
   conn.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n`
+    + `Authorization: Basic ${Buffer.from('user:user').toString('base64')}\r\n`
     + `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: keep-alive\r\n\r\n${json.slice(0, size / 2)}`);
   return { rest: json.slice(size / 2) };
 }

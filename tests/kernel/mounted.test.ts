@@ -16,7 +16,8 @@ describe('a kernel mounted under /app in a host Express app', () => {
   test('serves its routes below the mount path', async () => {
     const res = await rawRequest(server, { method: 'GET', target: '/app/api' });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ resource: 'api', books: '/api/books' });
+    // the API's IRIs carry the mount path
+    expect(JSON.parse(res.body)).toMatchObject({ '@id': '/app/api', book: '/app/api/books', author: '/app/api/authors' });
   });
 
   test('leaves the host app its own paths', async () => {

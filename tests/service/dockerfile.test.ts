@@ -163,10 +163,10 @@ describe('Dockerfile, replayed without Docker', () => {
     expect(fs.statSync(path.join(copyRoot, built.volumes[0])).uid).toBe(NOBODY.uid);
   });
 
-  test('GET /api answers 200 with JSON', async () => {
+  test('GET /api answers 200 with JSON-LD', async () => {
     const res = await httpGet(`http://127.0.0.1:${port}/api`);
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-type']).toMatch(/^application\/ld\+json/);
     expect(() => JSON.parse(res.body)).not.toThrow();
   });
 

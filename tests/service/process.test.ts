@@ -70,11 +70,11 @@ describe('node dist/demo/server.js', () => {
     expect(m && m[0]).toBe(`express-kernel listening on ${base}`);
   });
 
-  test('GET /api answers 200 with the API index as JSON', async () => {
+  test('GET /api answers 200 with the API entrypoint as JSON-LD', async () => {
     const res = await httpGet(`${base}/api`);
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(res.body)).toEqual({ resource: 'api', books: '/api/books' });
+    expect(res.headers['content-type']).toMatch(/^application\/ld\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ '@id': '/api', '@type': 'Entrypoint', book: '/api/books' });
   });
 
   test('GET /nope answers 404 with the debug headers', async () => {
