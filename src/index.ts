@@ -16,6 +16,10 @@ export { resolveKernelOptions } from './kernel/options';
 export type { KernelOptions, KernelSessionOptions, PluggableLayer, ResolvedKernelOptions } from './kernel/options';
 export { LAYER_ORDER } from './kernel/layers';
 export type { KernelRequestState } from './kernel/state';
+// The request state the kernel's locale and time-zone layers add (`req.locale`, `req.timeZone`):
+// exporting their types brings the layers' `Request` augmentations to every root import.
+export type { LocaleInfo } from './locale/localeLayer';
+export type { TimeZoneInfo } from './timezone/timeZoneLayer';
 export { requestLog } from './profiler/requestLogger';
 
 // the routing essentials (the rest of the component: express-kernel/routing)
