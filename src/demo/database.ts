@@ -95,8 +95,9 @@ export const DEMO_MIGRATIONS: Migrations = Object.freeze({
       if (Number(rows[0]?.n ?? 0) > 0) return;
       const sqlite = flavourOf(db) === 'sqlite';
       for (const [i, author] of SEED_AUTHORS.entries()) {
-        const { id } = await db.insertInto('authors').values({ ...author, version: 1 })
-          .returning('id').executeTakeFirstOrThrow() as { id: number };
+        const inserted: { id: number } = await db.insertInto('authors').values({ ...author, version: 1 })
+          .returning('id').executeTakeFirstOrThrow();
+        const id = inserted.id;
         const book = SEED_BOOKS[i];
         await db.insertInto('books')
           .values({ ...book, featured: sqlite ? Number(book.featured) : book.featured, author: id, version: 1 })
