@@ -7,9 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
 
 /** A PostgreSQL server started for a test. */
@@ -26,17 +26,6 @@ export interface TestPostgres {
   signal(signal: NodeJS.Signals): void;
   /** Stops the server (fast shutdown) and removes its folder. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** The uid and gid to run the server as: the `postgres` user when we are root, else ourselves. */
