@@ -6,7 +6,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BookRepository } from '../../src/demo/books';
 import { BOOKS_V1, LEGACY_BOOKS_TABLE, openDemoDatabase } from '../../src/demo/database';
 import { openSqlite } from '../../src/storage/sqlite';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -57,9 +56,11 @@ describe('openDemoDatabase(env) on SQLite', () => {
   test('a legacy books table (TEXT ids) is renamed books_legacy; its rows move over, numeric ids kept', async () => {
     const file = path.join(dir, 'old.sqlite');
     const old = openSqlite(file);
-    const repository = new BookRepository(old);
-    repository.reset([{ id: '1', title: 'Dune' }, { id: '7', title: 'Old seven', featured: true },
-      { id: 'abc', title: 'Put by a stray PUT' }]);
+    // the table as the demo's BookRepository made it before the API layer
+    old.exec(`CREATE TABLE IF NOT EXISTS books (id TEXT PRIMARY KEY, title TEXT NOT NULL,
+      featured INTEGER NOT NULL DEFAULT 0)`);
+    old.exec(`INSERT INTO books (id, title, featured) VALUES ('1', 'Dune', 0), ('7', 'Old seven', 1),
+      ('abc', 'Put by a stray PUT', 0)`);
     old.close();
     expect(await books({ SQLITE_PATH: file })).toEqual([
       { id: 1, title: 'Dune', author: null },
