@@ -10,6 +10,7 @@ import { itemIri } from '../serializer/iri';
 import { collectionJsonLd, itemJsonLd } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
 import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
+import { queryLogFor } from '../sql/queryLog';
 import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
 import { mergePatch } from '../write/mergePatch';
 import { invalidRelation, toStoredData } from '../write/inputData';
@@ -63,7 +64,9 @@ export class ResourceEndpoint {
   /** The per-call state context: the statements a store runs are kept for the profiler. */
   stateContext(req: Request): StateContext {
     const queries = req.api?.queries;
-    return { logQuery: (entry: QueryLogEntry) => { queries?.push(entry); } };
+    // `req.databaseQueries` too: the profiler's Database panel reads it
+    const database = queryLogFor(req);
+    return { logQuery: (entry: QueryLogEntry) => { queries?.push(entry); database.logQuery?.(entry); } };
   }
 
   /**
