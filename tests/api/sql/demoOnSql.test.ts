@@ -42,11 +42,11 @@ test('GET /api/books/3 is Solaris, by Stanisław Lem (a relation IRI)', async ()
   expect(res.body).toMatchObject({ '@id': '/api/books/3', title: 'Solaris', author: '/api/authors/3' });
 });
 
-test('a filtered, ordered page runs as SQL, and the Database panel shows its statements, parameters bound', async () => {
+test('a filtered, ordered page runs as SQL; the Database panel shows its statements, parameters bound', async () => {
   const res = await request(kernel).get('/api/books?title=DUNE&order[title]=desc').set('Accept', 'application/json')
     .expect(200);
   expect((res.body as Array<{ title: string }>).map((b) => b.title)).toEqual(['Dune']);
-  const profile = await kernel.profiler?.storage.read(res.headers['x-debug-token'] as string);
+  const profile = await kernel.profiler?.storage.read(res.headers['x-debug-token']);
   const data = profile?.collectors.database as DatabaseData;
   if (!data.enabled) throw new Error('no statements were logged');
   const select = data.queries.find((q) => q.sql.includes('from "books"'));
