@@ -5,6 +5,7 @@ import type { SqlDatabase } from '../api/sql/SqlState';
 import type { PropertyMetadata, ResourceMetadata } from '../api/state/types';
 import { withoutPassword } from '../storage/redis';
 import { EnvError } from './env';
+import { DEMO_AUTHORS, DEMO_BOOKS } from './seed';
 
 const prop = (name: string, kind: PropertyMetadata['kind'], extra: Partial<PropertyMetadata> = {}): PropertyMetadata =>
   Object.freeze({ name, kind, nullable: true, readOnly: false, writeOnly: false, ...extra });
@@ -34,20 +35,6 @@ export const BOOKS_V1: ResourceMetadata = Object.freeze({
   ]),
 });
 
-/** The seed of a new database: ids 1, 2, 3 of each table. */
-export const SEED_AUTHORS = [
-  { name: 'Frank Herbert', birthDate: '1920-10-08' },
-  { name: 'Dan Simmons', birthDate: '1948-04-04' },
-  { name: 'Stanisław Lem', birthDate: '1921-09-12' },
-] as const;
-
-/** The seed's books, each by the author of the same position in {@link SEED_AUTHORS}. */
-export const SEED_BOOKS = [
-  { title: 'Dune', isbn: '9780441172719', publishedAt: '1965-08-01', price: 9.99, featured: true },
-  { title: 'Hyperion', isbn: '9780553283686', publishedAt: '1989-05-26', price: 8.99, featured: false },
-  { title: 'Solaris', isbn: '9780156027601', publishedAt: '1961-01-01', price: 12.5, featured: false },
-] as const;
-
 /** The table a legacy `books` table is renamed to (kept, read by nothing: drop it when done). */
 export const LEGACY_BOOKS_TABLE = 'books_legacy';
 
@@ -69,8 +56,9 @@ async function hasLegacyBooks(db: SqlDatabase): Promise<boolean> {
  *   are copied into the new table: a numeric id (`'7'`) is kept, so old links still work; any
  *   other id (`'abc'`, from the old `PUT /api/books/abc`) gets a new id from the database, after
  *   the kept ones. The copied books have no author, ISBN, date or price.
- * - `0002-seed` adds {@link SEED_AUTHORS} and {@link SEED_BOOKS} (ids 1, 2, 3: Dune, Hyperion,
- *   Solaris) when `books` is empty, so a database with books of its own is left as it is.
+ * - `0002-seed` adds the demo's authors and books (`DEMO_AUTHORS`, `DEMO_BOOKS` of `./seed`:
+ *   ids 1, 2, 3 are Dune, Hyperion, Solaris) when `books` is empty, so a database with books of
+ *   its own is left as it is.
  */
 export const DEMO_MIGRATIONS: Migrations = Object.freeze({
   '0001-authors-and-books': {
@@ -94,13 +82,16 @@ export const DEMO_MIGRATIONS: Migrations = Object.freeze({
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from books`.execute(db);
       if (Number(rows[0]?.n ?? 0) > 0) return;
       const sqlite = flavourOf(db) === 'sqlite';
-      for (const [i, author] of SEED_AUTHORS.entries()) {
-        const { id } = await db.insertInto('authors').values({ ...author, version: 1 })
+      const ids: number[] = [];
+      for (const author of DEMO_AUTHORS) {
+        const inserted: { id: number } = await db.insertInto('authors').values({ ...author, version: 1 })
           .returning('id').executeTakeFirstOrThrow();
-        const book = SEED_BOOKS[i];
-        await db.insertInto('books')
-          .values({ ...book, featured: sqlite ? Number(book.featured) : book.featured, author: id, version: 1 })
-          .execute();
+        ids.push(inserted.id);
+      }
+      for (const book of DEMO_BOOKS) {
+        // `author` is the position of the book's author in DEMO_AUTHORS, from 1
+        const featured = sqlite ? Number(book.featured) : book.featured;
+        await db.insertInto('books').values({ ...book, featured, author: ids[book.author - 1], version: 1 }).execute();
       }
     },
   },

@@ -7,9 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
 
 /** A PostgreSQL server started for a test. */
@@ -19,21 +19,13 @@ export interface TestPostgres {
   readonly port: number;
   /** A URL of a new, empty database on this server (`CREATE DATABASE`). */
   createDatabase(name: string): Promise<string>;
-  /** Sends a signal to the server: SIGSTOP stalls it, SIGCONT resumes it. */
+  /**
+   * Sends a signal to the server and its backends (one process per connection): SIGSTOP stalls
+   * it, open connections included; SIGCONT resumes it.
+   */
   signal(signal: NodeJS.Signals): void;
   /** Stops the server (fast shutdown) and removes its folder. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** The uid and gid to run the server as: the `postgres` user when we are root, else ourselves. */
@@ -115,7 +107,13 @@ export async function startPostgres(): Promise<TestPostgres> {
       await query(url, `create database ${name}`);
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
-    signal(signal) { child.kill(signal); },
+    signal(signal) {
+      const pid = child.pid;
+      if (pid === undefined) return;
+      const backends = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+      for (const p of [pid, ...backends]) process.kill(p, signal);
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGCONT');

@@ -1,5 +1,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
 
 /** A redis-server started for a test on a free loopback port. */
@@ -12,17 +13,6 @@ export interface TestRedis {
   restart(): Promise<void>;
   /** Sends a signal to the server process: SIGSTOP stalls it (connections stay open), SIGCONT resumes it. */
   signal(signal: NodeJS.Signals): void;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {

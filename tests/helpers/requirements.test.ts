@@ -45,6 +45,11 @@ describe('has(program) and describeWith(program)', () => {
     expect(missingMessage('php')).toBe('needs php (apt-get install -y php-cli php-symfony-routing php-symfony-yaml php-symfony-config)');
   });
 
+  it('find PostgreSQL\'s initdb in Debian\'s versioned folder, off PATH', () => {
+    expect(programPath('postgresql')).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin\/initdb$/);
+    expect(missingMessage('postgresql')).toBe('needs postgresql (apt-get install -y postgresql)');
+  });
+
   it('skip a suite whose program is missing with one line naming the Debian package, and pass', async () => {
     const run = await jestWithoutRedis(false);
     expect(run.output.split('\n').filter((l) => l.includes('skipped: needs'))).toEqual([LINE]);

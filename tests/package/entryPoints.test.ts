@@ -78,6 +78,17 @@ describe("require('express-kernel')", () => {
   });
 });
 
+describe("require('express-kernel/api/sql')", () => {
+  test('loads Kysely but neither pg nor better-sqlite3 until a store is made; express-kernel/api loads none', () => {
+    const sqlEntry = load('dist/api/sql/index.js');
+    expect(sqlEntry.requested).toContain('kysely');
+    expect(sqlEntry.requested.filter((r) => ['pg', 'better-sqlite3'].includes(r))).toEqual([]);
+    expect(sqlEntry.exports).toEqual(expect.arrayContaining(['createSqlState', 'resourceTablesMigration', 'queryLogFor']));
+    const api = load('dist/api/index.js');
+    expect(api.requested.filter((r) => ['kysely', 'pg', 'better-sqlite3'].includes(r))).toEqual([]);
+  });
+});
+
 describe('package.json exports', () => {
   const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json');
 

@@ -1,5 +1,5 @@
 /**
- * The optional peer dependencies (better-sqlite3, redis, connect-redis, bcryptjs), hidden from a
+ * The optional peer dependencies (better-sqlite3, pg, redis, connect-redis, bcryptjs), hidden from a
  * child process running the build: a `--require` hook makes Node's resolver answer for them as it
  * does for a package that is not installed (MODULE_NOT_FOUND, "Cannot find module '<name>'").
  * tests/package/pack.test.ts checks the same in a real install without them.
@@ -93,6 +93,18 @@ describe('a missing optional peer', () => {
     const out = await runHiding(['bcryptjs'], messageOf(
       "new (require('./dist/security').InMemoryUserProvider)({ users: { ada: { password: 'pw' } } })"));
     expect(out).toMatch(/^bcryptjs is not installed: npm install bcryptjs \(needed for password hashing/);
+  });
+
+  test('pg: createSqlState with a postgres:// URL says which package to install', async () => {
+    const out = await runHiding(['pg'], messageOf(
+      "require('./dist/api/sql').createSqlState({ url: 'postgres://app@127.0.0.1:5432/app' })"));
+    expect(out).toMatch(/^pg is not installed: npm install pg \(needed for PostgreSQL storage/);
+  });
+
+  test('pg: the SQLite store needs no pg', async () => {
+    const out = await runHiding(['pg'], messageOf(
+      "require('./dist/api/sql').createSqlState({ sqlitePath: ':memory:' }).migrate({})"));
+    expect(out).toBe('no error');
   });
 
   test('an error inside an installed peer is not reported as a missing package', async () => {

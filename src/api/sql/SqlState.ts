@@ -59,7 +59,10 @@ function referencingTable(error: unknown): string | undefined {
  *
  * Every statement is reported to the call's `StateContext.logQuery`. An outage (SQLite busy past
  * `busy_timeout`, read-only or full; PostgreSQL down, restarting or past the deadline) throws a
- * 503 `StorageUnavailableError` named for the resource (`Book storage is unavailable.`).
+ * 503 `StorageUnavailableError` named for the resource (`Book storage is unavailable.`). A write
+ * cut by the PostgreSQL deadline is not cancelled: the server may still commit it after the 503
+ * (as with any lost response), so a client retrying a POST may create twice; a PUT with
+ * `If-Match` is safe to retry.
  */
 export class SqlState implements StateProvider, StateProcessor {
   private foreignKeys: Promise<ForeignKey[]> | undefined;

@@ -44,6 +44,8 @@ export interface SqlStore {
   readonly provider: StateProvider;
   /** Writes items (`StateProcessor`). */
   readonly processor: StateProcessor;
+  /** Both at once (the same object), for `defineResource({ provider, processor })` helpers taking one store. */
+  readonly state: StateProvider & StateProcessor;
   /** The Kysely database, for the application's own queries (they are logged as the store's). */
   readonly db: SqlDatabase;
   readonly flavour: SqlFlavour;
@@ -136,6 +138,7 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
   return {
     provider: state,
     processor: state,
+    state,
     db,
     flavour: dialect.flavour,
     async migrate(migrations: Migrations): Promise<string[]> {

@@ -11,7 +11,7 @@ import type {
  * one process. Nothing survives the process.
  *
  * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
- * each replace; text strategies case-insensitive (`word_start`: the start of any word); nulls
+ * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); nulls
  * sort first ascending (as SQLite); `id asc` as the last sort key.
  */
 export class MemoryState implements StateProvider, StateProcessor {
@@ -160,7 +160,7 @@ function textMatch(strategy: string, value: string, wanted: string): boolean {
     case 'partial': return v.includes(w);
     case 'start': return v.startsWith(w);
     case 'end': return v.endsWith(w);
-    case 'word_start': return v.startsWith(w) || v.split(/\s+/).some((word) => word.startsWith(w));
+    case 'word_start': return v.startsWith(w) || v.includes(` ${w}`); // the start of the value or after a space
     default: return value === wanted;
   }
 }

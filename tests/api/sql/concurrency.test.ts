@@ -33,7 +33,7 @@ async function check(target: string, processes: number): Promise<void> {
   const names = Array.from({ length: processes }, (_, i) => `p${i}`);
   const startAt = Date.now() + 3000;
   const reports = await Promise.all(names.map((n) => writer(target, n, startAt)));
-  process.stdout.write(`${target.split('/')[0] || 'sqlite'}: ${processes} processes, `
+  process.stdout.write(`${target.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}: ${processes} processes, `
     + `${reports.reduce((n, r) => n + r.conflicts, 0)} conflicts retried\n`);
   const store = createSqlState(target.startsWith('postgres') ? { url: target } : { sqlitePath: target });
   try {

@@ -206,6 +206,7 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       }
       expect(pages).toEqual(['a', 'c', 'd', 'b', 'e']);
       expect(await titles({ order: [{ property: 'title', direction: 'desc' }] })).toEqual(['e', 'd', 'c', 'b', 'a']);
+      expect(await titles({ order: [{ property: 'id', direction: 'desc' }] })).toEqual(['e', 'd', 'c', 'b', 'a']);
     });
   });
 
@@ -248,6 +249,8 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       expect(await titles({ conditions: [search('title', 'word_start', 'dune')] }))
         .toEqual(['Dune', 'dune messiah', 'Children of Dune', '100% Dune']);
       expect(await titles({ conditions: [search('title', 'word_start', 'une')] })).toEqual([]);
+      // a value of several words: where a word starts, across the space
+      expect(await titles({ conditions: [search('title', 'word_start', 'OF DU')] })).toEqual(['Children of Dune']);
       expect(await titles({ conditions: [search('title', 'word_start', 'NOIR', 'child')] }))
         .toEqual(['Children of Dune', 'éclat noir']);
     });
