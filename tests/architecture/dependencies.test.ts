@@ -16,6 +16,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['routing'],
   ['http', 'storage'],
   ['cors', 'session', 'security', 'locale', 'timezone', 'profiler'],
+  ['api'],
   ['kernel'],
   ['index.ts', 'demo', 'cli', 'testing'],
 ];
@@ -122,6 +123,11 @@ describe('imports between the parts of src/', () => {
     const httpPackage = /^(express|express-session|cors|helmet|proxy-addr|node:http)$/;
     const http = routing.filter((i) => !i.local && httpPackage.test(i.target));
     expect([...outside, ...http].map(shown)).toEqual([]);
+  });
+
+  test('the kernel does not load src/api: resources reach it as routes', () => {
+    const api = LOCAL.filter((i) => area(i.from) === 'kernel' && area(i.target) === 'api');
+    expect(api.map(shown)).toEqual([]);
   });
 
   test('only src/cli and src/demo itself import src/demo', () => {

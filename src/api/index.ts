@@ -1,0 +1,27 @@
+/**
+ * The hypermedia API layer (`express-kernel/api`): resources declared once with a zod schema,
+ * served as JSON-LD/Hydra, HAL and JSON by routes in the kernel's routing table. API Platform
+ * is to Symfony what this is to the kernel.
+ * @module
+ */
+export { relation, readOnly, writeOnly, text, RELATION_META, type PropertyMeta } from './schema/relation';
+export { unwrapSchema, type UnwrappedSchema } from './schema/metadata';
+export {
+  GetCollection, Get, Post, Put, Patch, Delete, OPERATION_METHODS, ITEM_KINDS,
+  type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule,
+} from './resource/operations';
+export {
+  SearchFilter, OrderFilter, RangeFilter, BooleanFilter, DateFilter, ExistsFilter,
+  type FilterType, type FilterDeclaration, type QueryParameter,
+} from './resource/filters';
+export type { ResolvedFilter } from './resource/filterResolution';
+export {
+  defineResource, type ResourceOptions, type Resource, type ResolvedOperation, type PaginationOptions,
+  type ResolvedPagination,
+} from './resource/defineResource';
+export {
+  describeApi, paginationParameters, API_FORMATS, INPUT_TYPES, MERGE_PATCH_TYPE,
+  type ApiDescription, type ResourceDescription, type OperationDescription,
+} from './describeApi';
+export type { ApiOptions } from './http/ApiOptions';
+export type * from './state/types';

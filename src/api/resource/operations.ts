@@ -1,0 +1,104 @@
+import type { PostDenormalizeContext, SecurityCheck, SecurityContext } from '../../security/RouteSecurity';
+
+/**
+ * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
+ * `Patch`, `Delete` attributes). Each factory returns a plain declaration; `defineResource`
+ * resolves the defaults (route name, path, method) and `apiRoutes` turns them into routes.
+ * @module
+ */
+
+/** The six operation kinds. */
+export type OperationKind = 'GetCollection' | 'Get' | 'Post' | 'Put' | 'Patch' | 'Delete';
+
+/** The HTTP method of each kind. */
+export const OPERATION_METHODS: Readonly<Record<OperationKind, string>> = Object.freeze({
+  GetCollection: 'GET', Get: 'GET', Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE',
+});
+
+/** Kinds about one item (`/api/books/{id}`); the others are about the collection. */
+export const ITEM_KINDS: readonly OperationKind[] = ['Get', 'Put', 'Patch', 'Delete'];
+
+/**
+ * An access rule: a role or attribute given to `isGranted` (`'ROLE_USER'`, `'IS_AUTHENTICATED'`,
+ * `'PUBLIC_ACCESS'`), or a function (API Platform's `security` expression). False denies: a 401
+ * with the firewall's challenge for an anonymous client, else a 403.
+ */
+export type SecurityRule<C> = string | SecurityCheck<C>;
+
+/** What every operation may declare. All optional. */
+export interface OperationOptions {
+  /**
+   * The route name, e.g. `book_show`. Two item operations of one resource with the same name and
+   * path (e.g. `Put` and `Patch` named `book_update`) share one route (methods `PUT|PATCH`).
+   * @default `<resource>_<kind>` in snake case, e.g. `book_get_collection`, `book_patch`
+   */
+  name?: string;
+  /**
+   * The route path (symfony/routing syntax). Item operations must have an `{id}` placeholder.
+   * @default the resource's `routePrefix` (`/api/books`), plus `/{id}` for item operations
+   */
+  path?: string;
+  /**
+   * Requirements of the route's placeholders (regexes without delimiters).
+   * @default `{ id: '\\d+' }` for item operations, none for collection operations
+   * @example { id: '\\d+' }
+   */
+  requirements?: Record<string, string>;
+  /**
+   * Checked once the route matched, before the body is read (API Platform `security`), with the
+   * stored item (item operations) as `object`.
+   * @default the resource's `security`, else every client is granted
+   */
+  security?: SecurityRule<SecurityContext>;
+  /** The 403's message when `security` denies. @default 'Access Denied.' */
+  securityMessage?: string;
+  /**
+   * Checked on the denormalized (new, unpersisted) object and the stored one
+   * (`previousObject`), after the body was read and before validation (API Platform
+   * `securityPostDenormalize`). Only on `Post`, `Put` and `Patch`.
+   */
+  securityPostDenormalize?: SecurityRule<PostDenormalizeContext>;
+  /** The 403's message when `securityPostDenormalize` denies. @default 'Access Denied.' */
+  securityPostDenormalizeMessage?: string;
+  /** A sentence for the documentation (Hydra `hydra:title`, OpenAPI `summary`). */
+  summary?: string;
+}
+
+/** One operation as declared. */
+export interface OperationDeclaration extends OperationOptions {
+  readonly kind: OperationKind;
+}
+
+function declare(kind: OperationKind, options: OperationOptions): OperationDeclaration {
+  return Object.freeze({ ...options, kind });
+}
+
+/** A page of the collection (`GET /api/books`; API Platform `GetCollection`). */
+export function GetCollection(options: OperationOptions = {}): OperationDeclaration {
+  return declare('GetCollection', options);
+}
+
+/** One item (`GET /api/books/{id}`); an id that names nothing is a 404. */
+export function Get(options: OperationOptions = {}): OperationDeclaration {
+  return declare('Get', options);
+}
+
+/** Creates an item (`POST /api/books`): 201 with `Location` and `Content-Location`. */
+export function Post(options: OperationOptions = {}): OperationDeclaration {
+  return declare('Post', options);
+}
+
+/** Replaces an item (`PUT /api/books/{id}`); never creates one: an unknown id is a 404. */
+export function Put(options: OperationOptions = {}): OperationDeclaration {
+  return declare('Put', options);
+}
+
+/** Merges into an item (`PATCH`, `application/merge-patch+json` only, RFC 7386). */
+export function Patch(options: OperationOptions = {}): OperationDeclaration {
+  return declare('Patch', options);
+}
+
+/** Deletes an item (`DELETE /api/books/{id}`): 204. */
+export function Delete(options: OperationOptions = {}): OperationDeclaration {
+  return declare('Delete', options);
+}

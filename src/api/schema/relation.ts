@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * How a resource's zod schema says more than types: relations, `readOnly` and `writeOnly`
+ * properties. Each helper sets zod 4 metadata (`.meta()`, the global registry), which
+ * `z.toJSONSchema` copies into the JSON Schema (`readOnly`, `writeOnly`, `format`), so the
+ * OpenAPI document and the resource layer read one declaration.
+ *
+ * - `relation('Author')`: the property holds an IRI of an `Author` item (`"/api/authors/3"`); the
+ *   store keeps the target's id. Add `.nullable()` for an optional relation.
+ * - `readOnly(z.number())` or `z.number().readonly()`: sent to clients, never accepted from them
+ *   (API Platform `#[ApiProperty(writable: false)]`); a client sending it is ignored, as
+ *   API Platform ignores unwritable attributes.
+ * - `writeOnly(z.string())`: accepted from clients, never sent (e.g. a password).
+ * @module
+ */
+
+/** The metadata key naming a relation's target resource (its short name). */
+export const RELATION_META = 'relation';
+
+/** What {@link relationTarget} and the metadata reader find in a property's zod metadata. */
+export interface PropertyMeta {
+  /** The target resource's short name, for a relation. */
+  readonly relation?: string;
+  readonly readOnly?: boolean;
+  readonly writeOnly?: boolean;
+  /** `text`: a long string (a `text` column, a textarea in forms). */
+  readonly kind?: 'text';
+  readonly description?: string;
+}
+
+/**
+ * A relation to another resource (API Platform: a property whose type is a resource class). In
+ * every format but HAL's `_embedded`, its value is the target item's IRI (`/api/authors/3`).
+ * @param target - the target resource's short name, e.g. `'Author'`
+ * @returns a string schema (an IRI reference) carrying `{ relation: target, format: 'iri-reference' }`
+ * @example author: relation('Author').nullable()
+ */
+export function relation(target: string): z.ZodString {
+  return z.string().meta({ [RELATION_META]: target, format: 'iri-reference' });
+}
+
+/**
+ * Marks a property sent to clients and never accepted from them (JSON Schema `readOnly`).
+ * @returns the same schema with `{ readOnly: true }` metadata
+ */
+export function readOnly<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...(schema.meta() ?? {}), readOnly: true });
+}
+
+/**
+ * Marks a property accepted from clients and never sent to them (JSON Schema `writeOnly`).
+ * @returns the same schema with `{ writeOnly: true }` metadata
+ */
+export function writeOnly<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...(schema.meta() ?? {}), writeOnly: true });
+}
+
+/**
+ * Marks a long text (a `text` column rather than a short string).
+ * @returns the same schema with `{ kind: 'text' }` metadata
+ */
+export function text<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...(schema.meta() ?? {}), kind: 'text' });
+}
