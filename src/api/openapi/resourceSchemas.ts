@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { ResourceDescription } from '../describeApi';
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
+export type JsonSchema = Record<string, unknown>;
+
+/** The component names of a resource's schemas, as API Platform names its own. */
+export interface ResourceSchemaNames {
+  /** An item as sent in plain JSON (`Book`). */
+  readonly output: string;
+  /** A POST or PUT body (`Book.input`), or `output` when the two are the same. */
+  readonly input: string;
+  /** A PATCH body, every property optional (`Book.patch`). */
+  readonly patch: string;
+  /** An item in JSON-LD (`Book.jsonld`) and in HAL (`Book.jsonhal`). */
+  readonly jsonld: string;
+  readonly jsonhal: string;
+}
+
+/** The schemas of one resource, by component name. */
+export interface ResourceSchemas {
+  readonly names: ResourceSchemaNames;
+  readonly components: Readonly<Record<string, JsonSchema>>;
+}
+
+/**
+ * The schema with more properties, copied rather than combined with `allOf`: zod's output side
+ * says `additionalProperties: false`, which an `allOf` branch would apply to the added ones too.
+ */
+function extend(schema: JsonSchema, properties: Properties, required: string[]): JsonSchema {
+  return {
+    ...schema,
+    properties: { ...properties, ...(schema.properties as Properties) },
+    required: [...required, ...(schema.required as string[])],
+  };
+}
+
+/** zod 4's JSON Schema of one side of the schema, without `$schema` (OpenAPI 3.1 sets the dialect). */
+function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+  return rest as JsonSchema;
+}
+
+type Properties = Record<string, JsonSchema>;
+
+/** Properties whose schema (or a wrapper's) says `keyword: true`. */
+function flagged(properties: Properties, keyword: 'readOnly' | 'writeOnly'): Set<string> {
+  return new Set(Object.entries(properties).filter(([, p]) => p[keyword] === true).map(([n]) => n));
+}
+
+function without(schema: JsonSchema, names: Set<string>): JsonSchema {
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Properties)
+    .filter(([n]) => !names.has(n)));
+  const required = ((schema.required ?? []) as string[]).filter((n) => !names.has(n));
+  return { ...schema, properties, required };
+}
+
+/**
+ * The JSON Schemas of a resource (zod 4's `z.toJSONSchema`, readOnly and writeOnly kept as
+ * JSON Schema keywords, OpenAPI 3.1 §4.8.24):
+ * - output (`Book`): what the plain JSON format sends, zod's output side, `id` added as a
+ *   readOnly integer when the schema does not list it, writeOnly properties left out;
+ * - input (`Book.input`): a POST or PUT body, zod's input side without the readOnly
+ *   properties (a client sending them is ignored, as API Platform ignores unwritable ones);
+ *   the output's name when both are the same;
+ * - patch (`Book.patch`): a merge-patch body (RFC 7386): the input's properties, none required;
+ * - jsonld (`Book.jsonld`): the output with `@context`, `@id` and `@type`;
+ * - jsonhal (`Book.jsonhal`): the output with `_links.self` and a link per relation.
+ * @param resource - from `describeApi`
+ */
+export function resourceSchemas(resource: ResourceDescription): ResourceSchemas {
+  const name = resource.shortName;
+  const rawOutput = toJsonSchema(resource.schema, 'output');
+  const outputProperties = (rawOutput.properties ?? {}) as Properties;
+  let output = without(rawOutput, flagged(outputProperties, 'writeOnly'));
+  if (!('id' in outputProperties)) {
+    output = {
+      ...output,
+      properties: { id: { type: 'integer', readOnly: true }, ...(output.properties as Properties) },
+      required: ['id', ...(output.required as string[])],
+    };
+  }
+  const rawInput = toJsonSchema(resource.schema, 'input');
+  const input = without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
+  const { required: _all, ...patch } = input;
+  const sameInput = JSON.stringify(input) === JSON.stringify(output);
+  const names: ResourceSchemaNames = {
+    output: name,
+    input: sameInput ? name : `${name}.input`,
+    patch: `${name}.patch`,
+    jsonld: `${name}.jsonld`,
+    jsonhal: `${name}.jsonhal`,
+  };
+  const relations = resource.metadata.properties.filter((p) => p.kind === 'relation' && !p.writeOnly);
+  const link = { type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'] };
+  const components: Record<string, JsonSchema> = {
+    [names.output]: { ...output, description: resource.description },
+    [names.patch]: { ...patch, description: `A merge patch of a ${name} (RFC 7386): the properties to change.` },
+    [names.jsonld]: extend(output, {
+      '@context': { anyOf: [{ type: 'string', format: 'iri-reference' }, { type: 'object' }], readOnly: true },
+      '@id': { type: 'string', format: 'iri-reference', readOnly: true },
+      '@type': { type: 'string', const: name, readOnly: true },
+    }, ['@id', '@type']),
+    [names.jsonhal]: extend(output, {
+      _links: {
+        type: 'object',
+        properties: { self: link, ...Object.fromEntries(relations.map((p) => [p.name, link])) },
+        required: ['self'],
+        readOnly: true,
+      },
+    }, ['_links']),
+  };
+  if (!sameInput) components[names.input] = { ...input, description: `A ${name} as a client writes it.` };
+  return { names, components };
+}
