@@ -10,6 +10,7 @@ export const OPTIONAL_PEERS = {
   redis: 'Redis storage (openRedis, RedisProfilerStorage, RedisThrottleStore)',
   'connect-redis': 'Redis sessions (session.store: "redis")',
   bcryptjs: 'password hashing (InMemoryUserProvider)',
+  pg: 'PostgreSQL storage (createSqlState with a postgres:// URL)',
 } as const;
 
 /** A package name of {@link OPTIONAL_PEERS}. */

@@ -1,5 +1,6 @@
 /**
- * The system programs some suites need (redis-server, Chromium, PHP with Symfony's routing), looked
+ * The system programs some suites need (redis-server, Chromium, PHP with Symfony's routing,
+ * PostgreSQL's server), looked
  * up before the suite runs. Missing on a developer's machine: the suite is skipped with one line,
  *   tests/session/redis.test.ts skipped: needs redis-server (apt-get install -y redis-server)
  * Missing with CI=true (as `.ci/run` sets): one failing test says what to install instead.
@@ -8,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export type Program = 'redis-server' | 'chromium' | 'php';
+export type Program = 'redis-server' | 'chromium' | 'php' | 'postgresql';
 
 interface Lookup {
   /** Debian packages that provide it */
@@ -28,7 +29,17 @@ const PROGRAMS: Record<Program, Lookup> = {
     candidates: ['php'],
     needs: ['Routing', 'Yaml', 'Config'].map((c) => `/usr/share/php/Symfony/Component/${c}/autoload.php`),
   },
+  // Debian keeps the server's programs off PATH, one folder per major version: the newest first
+  postgresql: { packages: 'postgresql', candidates: [...postgresBinDirs().map((d) => path.join(d, 'initdb')), 'initdb'] },
 };
+
+/** `/usr/lib/postgresql/<major>/bin` folders, newest major first. */
+function postgresBinDirs(): string[] {
+  const root = '/usr/lib/postgresql';
+  let majors: string[] = [];
+  try { majors = fs.readdirSync(root).filter((d) => /^\d+$/.test(d)); } catch { /* not installed */ }
+  return majors.sort((a, b) => Number(b) - Number(a)).map((m) => path.join(root, m, 'bin'));
+}
 
 /**
  * The environment variable that replaces a program's path, for tests of this helper (a path that

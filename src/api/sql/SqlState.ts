@@ -1,0 +1,254 @@
+import { sql, type Kysely } from 'kysely';
+import { storageUnavailable, withDeadline } from '../../storage/StorageUnavailableError';
+import type {
+  CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProcessor, StateProvider,
+  StoredItem, WriteOutcome,
+} from '../state/types';
+import { itemOf, rowOf, VERSION_COLUMN } from './columns';
+import { orderOf, whereOf, type CaseFolding } from './conditions';
+import { readForeignKeys, type ForeignKey } from './foreignKeys';
+import { statementContext, type SqlFlavour } from './LoggedDialect';
+import { isStoreOutage } from './outage';
+
+/**
+ * A Kysely database whose tables are known only at run time (from `ResourceMetadata`): table and
+ * column names are checked against the metadata, not by the compiler.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables come from metadata at run time
+export type SqlDatabase = Kysely<any>;
+
+/** Options of {@link SqlState}. */
+export interface SqlStateOptions {
+  readonly flavour: SqlFlavour;
+  /** How the text strategies fold case on this database. */
+  readonly folding: CaseFolding;
+  /**
+   * The deadline of one call on PostgreSQL, in milliseconds (0: none): a stalled server is a 503
+   * after it. SQLite calls are synchronous underneath and wait for a lock up to `busy_timeout`.
+   */
+  readonly timeoutMs: number;
+}
+
+/** SQLSTATE 23503 / SQLite's extended code: a foreign key constraint refused the statement. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** The column PostgreSQL names in a foreign key violation's detail: `Key (author)=(9) is not present…`. */
+function violatingColumn(error: unknown): string | undefined {
+  const detail = (error as { detail?: unknown } | null)?.detail;
+  const match = typeof detail === 'string' ? /^Key \("?((?:[^"]|"")+?)"?\)=/.exec(detail) : null;
+  return match?.[1].replace(/""/g, '"');
+}
+
+/** The table PostgreSQL names as still referring to a deleted row: `… is still referenced from table "books".` */
+function referencingTable(error: unknown): string | undefined {
+  const detail = (error as { detail?: unknown } | null)?.detail;
+  return typeof detail === 'string' ? /referenced from table "((?:[^"]|"")+)"/.exec(detail)?.[1] : undefined;
+}
+
+/**
+ * The SQL state provider and processor (API Platform's Doctrine ORM provider and persist
+ * processor, on Kysely): one table per resource with an integer `id` chosen by the database
+ * (SQLite `AUTOINCREMENT`, PostgreSQL identity) and a `version` column; each write is one
+ * transaction (`BEGIN IMMEDIATE` on SQLite), relations and references are checked inside it
+ * against the database's own foreign keys, which stay the last word (a violation by a concurrent
+ * writer is reported as `invalid_relation` or `referenced` too). Optimistic locking is
+ * `UPDATE … WHERE id = ? AND version = ?`.
+ *
+ * Every statement is reported to the call's `StateContext.logQuery`. An outage (SQLite busy past
+ * `busy_timeout`, read-only or full; PostgreSQL down, restarting or past the deadline) throws a
+ * 503 `StorageUnavailableError` named for the resource (`Book storage is unavailable.`).
+ */
+export class SqlState implements StateProvider, StateProcessor {
+  private foreignKeys: Promise<ForeignKey[]> | undefined;
+
+  /**
+   * @param db - the database, on a `LoggedDialect`
+   * @param options - see {@link SqlStateOptions}
+   */
+  constructor(private readonly db: SqlDatabase, private readonly options: SqlStateOptions) {}
+
+  /** Forgets what was read of the schema (foreign keys): after migrations. */
+  forgetSchema(): void {
+    this.foreignKeys = undefined;
+  }
+
+  async provideCollection(
+    resource: ResourceMetadata, query: CollectionQuery, context?: StateContext,
+  ): Promise<CollectionPage> {
+    return this.call(resource, context, async () => {
+      const where = whereOf(resource, query.conditions, this.options);
+      const offset = (query.page - 1) * query.itemsPerPage;
+      const limit = query.itemsPerPage + (query.partial ? 1 : 0);
+      const { rows } = await sql<Record<string, unknown>>`select ${this.columns(resource)}
+        from ${sql.table(resource.table)} where ${where} order by ${orderOf(resource, query.order)}
+        limit ${limit} offset ${offset}`.execute(this.db);
+      const items = rows.slice(0, query.itemsPerPage).map((r) => itemOf(resource, r));
+      if (query.partial) return { items, hasNextPage: rows.length > query.itemsPerPage };
+      // a short page that is not past the end tells the total without counting
+      let totalItems = offset + items.length;
+      if (items.length === query.itemsPerPage || (items.length === 0 && offset > 0)) {
+        const counted = await sql<{ n: number | string }>`select count(*) as ${sql.id('n')}
+          from ${sql.table(resource.table)} where ${where}`.execute(this.db);
+        totalItems = Number(counted.rows[0]?.n ?? 0);
+      }
+      return { items, totalItems, hasNextPage: offset + items.length < totalItems };
+    });
+  }
+
+  async provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null> {
+    return this.call(resource, context, () => this.find(this.db, resource, id));
+  }
+
+  async create(
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext,
+  ): Promise<WriteOutcome> {
+    return this.write(resource, context, 'save', async (trx) => {
+      const missing = await this.missingRelation(trx, resource, data);
+      if (missing !== undefined) return { status: 'invalid_relation', property: missing };
+      const row = await trx.insertInto(resource.table)
+        .values({ ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: 1 })
+        .returning(this.columnNames(resource))
+        .executeTakeFirstOrThrow() as Record<string, unknown>;
+      return { status: 'ok', item: itemOf(resource, row) };
+    });
+  }
+
+  async replace(
+    resource: ResourceMetadata,
+    id: number,
+    data: Readonly<Record<string, unknown>>,
+    expectedVersion?: number,
+    context?: StateContext,
+  ): Promise<WriteOutcome> {
+    return this.write(resource, context, 'save', async (trx) => {
+      const current = await this.find(trx, resource, id);
+      if (current === null) return { status: 'not_found' };
+      if (expectedVersion !== undefined && current.version !== expectedVersion) return { status: 'conflict', current };
+      const missing = await this.missingRelation(trx, resource, data);
+      if (missing !== undefined) return { status: 'invalid_relation', property: missing };
+      let update = trx.updateTable(resource.table)
+        .set({ ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: sql`${sql.ref(VERSION_COLUMN)} + 1` })
+        .where('id', '=', id);
+      if (expectedVersion !== undefined) update = update.where(VERSION_COLUMN, '=', expectedVersion);
+      const row = await update.returning(this.columnNames(resource)).executeTakeFirst() as Record<string, unknown>;
+      if (row !== undefined) return { status: 'ok', item: itemOf(resource, row) };
+      return this.lostRace(trx, resource, id);
+    });
+  }
+
+  async remove(
+    resource: ResourceMetadata, id: number, expectedVersion?: number, context?: StateContext,
+  ): Promise<DeleteOutcome> {
+    return this.write(resource, context, 'delete', async (trx) => {
+      const current = await this.find(trx, resource, id);
+      if (current === null) return { status: 'not_found' };
+      if (expectedVersion !== undefined && current.version !== expectedVersion) return { status: 'conflict', current };
+      for (const key of (await this.keys(trx)).filter((k) => k.toTable === resource.table)) {
+        const refers = await trx.selectFrom(key.fromTable).select(sql.lit(1).as('one'))
+          .where(key.fromColumn, '=', id).limit(1).executeTakeFirst();
+        if (refers !== undefined) return { status: 'referenced', by: key.fromTable };
+      }
+      let removal = trx.deleteFrom(resource.table).where('id', '=', id);
+      if (expectedVersion !== undefined) removal = removal.where(VERSION_COLUMN, '=', expectedVersion);
+      const result = await removal.executeTakeFirst();
+      if (Number(result.numDeletedRows) === 1) return { status: 'ok' };
+      return this.lostRace(trx, resource, id);
+    });
+  }
+
+  /** After a versioned write matched no row: the item is gone, or another writer bumped it. */
+  private async lostRace(
+    trx: SqlDatabase, resource: ResourceMetadata, id: number,
+  ): Promise<{ status: 'not_found' } | { status: 'conflict'; current: StoredItem }> {
+    const current = await this.find(trx, resource, id);
+    return current === null ? { status: 'not_found' } : { status: 'conflict', current };
+  }
+
+  /** The first relation property whose id names no row of its target table, checked in `trx`. */
+  private async missingRelation(
+    trx: SqlDatabase, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
+  ): Promise<string | undefined> {
+    const keys = await this.keys(trx);
+    for (const property of resource.properties) {
+      const value = data[property.name];
+      if (property.kind !== 'relation' || value === null || value === undefined) continue;
+      const key = keys.find((k) => k.fromTable === resource.table && k.fromColumn === property.name);
+      if (key === undefined) continue;
+      const found = await trx.selectFrom(key.toTable).select('id').where('id', '=', value).executeTakeFirst();
+      if (found === undefined) return property.name;
+    }
+    return undefined;
+  }
+
+  private keys(db: SqlDatabase): Promise<ForeignKey[]> {
+    this.foreignKeys ??= readForeignKeys(db, this.options.flavour).catch((e: unknown) => {
+      this.foreignKeys = undefined;
+      throw e;
+    });
+    return this.foreignKeys;
+  }
+
+  private async find(db: SqlDatabase, resource: ResourceMetadata, id: number): Promise<StoredItem | null> {
+    const { rows } = await sql<Record<string, unknown>>`select ${this.columns(resource)}
+      from ${sql.table(resource.table)} where ${sql.ref('id')} = ${id}`.execute(db);
+    return rows.length === 0 ? null : itemOf(resource, rows[0]);
+  }
+
+  private columnNames(resource: ResourceMetadata): string[] {
+    return ['id', VERSION_COLUMN, ...resource.properties.map((p) => p.name)];
+  }
+
+  private columns(resource: ResourceMetadata): ReturnType<typeof sql.join> {
+    return sql.join(this.columnNames(resource).map((c) => sql.ref(c)));
+  }
+
+  /**
+   * Runs one write in one transaction; a foreign key violation (a concurrent writer removed a
+   * related item, or referred to this one, after the checks) is reported as the contract says.
+   */
+  private write<T extends WriteOutcome | DeleteOutcome>(
+    resource: ResourceMetadata,
+    context: StateContext | undefined,
+    kind: 'save' | 'delete',
+    work: (trx: SqlDatabase) => Promise<T>,
+  ): Promise<T> {
+    return this.call(resource, context, async () => {
+      try {
+        return await this.db.transaction().execute((trx) => work(trx));
+      } catch (e) {
+        if (!isForeignKeyViolation(e)) throw e;
+        if (kind === 'delete') return { status: 'referenced', by: referencingTable(e) ?? 'another resource' } as T;
+        const column = violatingColumn(e);
+        const relation = resource.properties.find((p) => p.kind === 'relation' && (column ?? p.name) === p.name);
+        return { status: 'invalid_relation', property: relation?.name ?? column ?? 'unknown' } as T;
+      }
+    });
+  }
+
+  /**
+   * Runs one store call: its statements go to `context.logQuery`; an outage becomes a 503 named
+   * for the resource; on PostgreSQL, the call has a deadline.
+   */
+  private async call<T>(
+    resource: ResourceMetadata, context: StateContext | undefined, work: () => Promise<T>,
+  ): Promise<T> {
+    const store = resource.shortName;
+    const attempt = async (): Promise<{ value: T } | { error: unknown }> => {
+      try {
+        return { value: await statementContext.run(context ?? {}, work) };
+      } catch (e) {
+        if (isStoreOutage(e)) throw e;
+        return { error: e };
+      }
+    };
+    const deadline = this.options.flavour === 'postgres' ? this.options.timeoutMs : 0;
+    const outcome = await withDeadline(store, deadline, attempt).catch((e: unknown) => {
+      throw storageUnavailable(store, e);
+    });
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+}

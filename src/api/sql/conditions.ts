@@ -1,0 +1,116 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { FilterCondition, OrderBy, ResourceMetadata, SearchStrategy } from '../state/types';
+import { toColumn } from './columns';
+import type { SqlFlavour } from './LoggedDialect';
+
+/**
+ * How a dialect folds case for the text strategies: a function applied to the column (the
+ * pattern is folded in JavaScript, `String.prototype.toLowerCase`, the Unicode default case
+ * mapping). SQLite: `ek_lower`, a deterministic function the store registers on its connection
+ * (JavaScript's own `toLowerCase`: SQLite's `lower()` folds only ASCII). PostgreSQL: `lower()`
+ * under the ICU root collation (`und-x-icu`, the same mapping), or, on a server built without ICU,
+ * under the database's default collation (its `LC_CTYPE`).
+ */
+export type CaseFolding = (column: RawBuilder<unknown>) => RawBuilder<unknown>;
+
+/** The name of the case-folding function registered on SQLite connections (see {@link CaseFolding}). */
+export const SQLITE_LOWER = 'ek_lower';
+
+/** {@link CaseFolding} for SQLite. */
+export const sqliteFolding: CaseFolding = (column) => sql`${sql.raw(SQLITE_LOWER)}(${column})`;
+
+/** {@link CaseFolding} for PostgreSQL, under the collation `und-x-icu` or `default`. */
+export function postgresFolding(collation: 'und-x-icu' | 'default'): CaseFolding {
+  return (column) => sql`lower(${column} collate ${sql.id(collation)})`;
+}
+
+/** `%`, `_` and `\` escaped for a `LIKE … ESCAPE '\'` pattern. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}
+
+/** The `LIKE` patterns of a text strategy (any matches), for a value already folded and escaped. */
+function patterns(strategy: Exclude<SearchStrategy, 'exact'>, escaped: string): string[] {
+  switch (strategy) {
+    case 'partial': return [`%${escaped}%`];
+    case 'start': return [`${escaped}%`];
+    case 'end': return [`%${escaped}`];
+    case 'word_start': return [`${escaped}%`, `% ${escaped}%`];
+  }
+}
+
+/** The rules that turn a collection query into SQL for one resource on one database. */
+export interface ConditionCompiler {
+  readonly flavour: SqlFlavour;
+  readonly folding: CaseFolding;
+}
+
+const or = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
+  (parts.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`(${sql.join(parts, sql` or `)})`);
+
+const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const DATE_COMPARISON = { before: '<=', strictly_before: '<', after: '>=', strictly_after: '>' } as const;
+
+/**
+ * One condition as a parameterised SQL predicate: values are bound parameters, the column is the
+ * property's name quoted as an identifier (a property of the metadata only).
+ * @param resource - the resource whose table is queried
+ * @param condition - a validated condition (see `FilterCondition`)
+ * @param rules - the database and its case folding
+ * @returns the predicate
+ * @throws Error when the condition names a property the resource does not have (the API layer
+ *   validates queries, so this is a bug, not a client's mistake)
+ */
+export function predicateOf(
+  resource: ResourceMetadata, condition: FilterCondition, rules: ConditionCompiler,
+): RawBuilder<SqlBool> {
+  const property = resource.properties.find((p) => p.name === condition.property);
+  if (property === undefined) {
+    throw new Error(`${resource.shortName} has no property "${condition.property}" to filter on`);
+  }
+  const column = sql.ref(property.name);
+  switch (condition.type) {
+    case 'search': {
+      if (condition.strategy === 'exact') {
+        return or(condition.values.map((v) => sql<SqlBool>`${column} = ${toColumn(property, v, rules.flavour)}`));
+      }
+      const folded = rules.folding(column);
+      const strategy = condition.strategy;
+      return or(condition.values.flatMap((v) => patterns(strategy, escapeLike(String(v).toLowerCase())))
+        .map((pattern) => sql<SqlBool>`${folded} like ${pattern} escape '\\'`));
+    }
+    case 'range':
+      return sql<SqlBool>`${column} ${sql.raw(COMPARISON[condition.operator])} ${condition.value}`;
+    case 'date':
+      return sql<SqlBool>`${column} ${sql.raw(DATE_COMPARISON[condition.operator])} ${condition.value}`;
+    case 'boolean':
+      return sql<SqlBool>`${column} = ${toColumn(property, condition.value, rules.flavour)}`;
+    case 'exists':
+      return condition.value ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
+  }
+}
+
+/** Every condition joined with `and` (`1 = 1` for none). */
+export function whereOf(
+  resource: ResourceMetadata, conditions: readonly FilterCondition[], rules: ConditionCompiler,
+): RawBuilder<SqlBool> {
+  if (conditions.length === 0) return sql<SqlBool>`1 = 1`;
+  return sql<SqlBool>`${sql.join(conditions.map((c) => predicateOf(resource, c, rules)), sql` and `)}`;
+}
+
+/**
+ * The `ORDER BY` list: the given keys, then `id asc` (stable pages). Nulls sort first ascending
+ * and last descending on both databases (SQLite's default; PostgreSQL's is the opposite).
+ * @throws Error for a property the resource does not have
+ */
+export function orderOf(resource: ResourceMetadata, order: readonly OrderBy[]): RawBuilder<unknown> {
+  const keys = order.map((o) => {
+    if (o.property !== 'id' && !resource.properties.some((p) => p.name === o.property)) {
+      throw new Error(`${resource.shortName} has no property "${o.property}" to order by`);
+    }
+    const nulls = o.direction === 'asc' ? sql`nulls first` : sql`nulls last`;
+    return sql`${sql.ref(o.property)} ${sql.raw(o.direction)} ${nulls}`;
+  });
+  if (!order.some((o) => o.property === 'id')) keys.push(sql`${sql.ref('id')} asc`);
+  return sql.join(keys, sql`, `);
+}

@@ -1,0 +1,156 @@
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type * as pg from 'pg';
+import { KernelConfigError } from '../../config/KernelConfigError';
+import { loadPeer } from '../../storage/optionalPeer';
+import { withoutPassword } from '../../storage/redis';
+import { openSqlite } from '../../storage/sqlite';
+import type { StateProcessor, StateProvider } from '../state/types';
+import { postgresFolding, SQLITE_LOWER, sqliteFolding } from './conditions';
+import { LoggedDialect, type SqlFlavour } from './LoggedDialect';
+import { InCodeMigrationProvider, type Migrations } from './migrations';
+import { isStoreOutage } from './outage';
+import { SqlState, type SqlDatabase } from './SqlState';
+
+/** Options of {@link createSqlState}: `url` (PostgreSQL) or `sqlitePath` (SQLite), not both. */
+export interface CreateSqlStateOptions {
+  /**
+   * A PostgreSQL URL (`postgres://` or `postgresql://`, libpq's form, e.g.
+   * `postgres://app:secret@127.0.0.1:5432/app`), usually `DATABASE_URL`. Needs `pg` (an optional peer).
+   */
+  url?: string;
+  /** An SQLite file (created with its folder), or `:memory:`. Needs `better-sqlite3`. @default ':memory:' */
+  sqlitePath?: string;
+  /**
+   * PostgreSQL: the deadline of one store call, of connecting and of one statement
+   * (`statement_timeout`), in milliseconds; past it the call is a 503. @default 5000
+   */
+  timeoutMs?: number;
+  /** PostgreSQL: the most connections the pool opens. @default 10 */
+  maxConnections?: number;
+  /**
+   * PostgreSQL: how the text filters fold case. `icu`: `lower()` under the ICU root collation
+   * `und-x-icu` (the Unicode default mapping, as SQLite's and JavaScript's `toLowerCase`; needs a
+   * server built with ICU, as Debian's and the official images are); `database`: under the
+   * database's default collation (its `LC_CTYPE`; with `C` only ASCII folds). @default 'icu'
+   */
+  caseFolding?: 'icu' | 'database';
+  /** The option names to blame in start-up errors. @default { url: 'url', sqlitePath: 'sqlitePath' } */
+  optionNames?: { url?: string; sqlitePath?: string };
+}
+
+/** What {@link createSqlState} returns. */
+export interface SqlStore {
+  /** Reads items (`StateProvider`). */
+  readonly provider: StateProvider;
+  /** Writes items (`StateProcessor`). */
+  readonly processor: StateProcessor;
+  /** The Kysely database, for the application's own queries (they are logged as the store's). */
+  readonly db: SqlDatabase;
+  readonly flavour: SqlFlavour;
+  /**
+   * Runs the migrations not run yet (Kysely's `Migrator`, in name order, each in one
+   * transaction). Safe when several processes start at once: PostgreSQL's advisory lock, SQLite's
+   * write lock (`BEGIN IMMEDIATE`) make the others wait, then find the work done.
+   * @returns the names of the migrations this call ran
+   * @throws Error `Migration "<name>" failed: <reason>`, or naming the option (`url`) when the
+   *   database cannot be reached
+   */
+  migrate(migrations: Migrations): Promise<string[]>;
+  /** Closes the database (the pool, or the SQLite connection). */
+  close(): Promise<void>;
+}
+
+const resolveTimeout = (value: number | undefined): number => {
+  const timeout = value ?? 5000;
+  if (!Number.isSafeInteger(timeout) || timeout < 0) {
+    throw new KernelConfigError('timeoutMs', `expected an integer of milliseconds ≥ 0 (0: none), got ${timeout}.`);
+  }
+  return timeout;
+};
+
+/** The PostgreSQL dialect on a `pg.Pool` (loaded on first use). */
+function postgresDialect(url: string, options: CreateSqlStateOptions, timeoutMs: number): PostgresDialect {
+  const { Pool } = loadPeer<typeof pg>('pg');
+  const pool = new Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    ...(timeoutMs > 0 ? { statement_timeout: timeoutMs } : {}),
+  });
+  // an idle client whose server went away: the next call reconnects or fails with a 503
+  pool.on('error', () => undefined);
+  return new PostgresDialect({ pool });
+}
+
+/** The SQLite dialect on its own connection (WAL, `busy_timeout`, foreign keys on, `ek_lower`). */
+function sqliteDialect(file: string, option: string): SqliteDialect {
+  const database = openSqlite(file, option);
+  database.pragma('foreign_keys = ON');
+  database.function(SQLITE_LOWER, { deterministic: true },
+    (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  return new SqliteDialect({ database });
+}
+
+/**
+ * The built-in SQL store: a Kysely database on SQLite (better-sqlite3, a file, the default) or
+ * PostgreSQL (`pg`, when `url` is a `postgres://` URL), with its `StateProvider` and
+ * `StateProcessor` (see `SqlState`) and its migrator. Nothing connects before the first call (a
+ * wrong PostgreSQL URL fails at `migrate`, which an application runs at start).
+ * @param options - see {@link CreateSqlStateOptions}
+ * @returns the store
+ * @throws KernelConfigError naming the option, for both or a bad URL, or a bad `timeoutMs`
+ * @throws MissingPeerDependencyError `pg is not installed: npm install pg (…)` (or better-sqlite3)
+ * @example
+ * ```ts
+ * const store = createSqlState({ url: process.env.DATABASE_URL, sqlitePath: undefined });
+ * await store.migrate({ '2026-05-01-tables': resourceTablesMigration([author, book]) });
+ * ```
+ */
+export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
+  const urlOption = options.optionNames?.url ?? 'url';
+  const pathOption = options.optionNames?.sqlitePath ?? 'sqlitePath';
+  const timeoutMs = resolveTimeout(options.timeoutMs);
+  if (options.url !== undefined && options.sqlitePath !== undefined) {
+    throw new KernelConfigError(urlOption, `give either ${urlOption} (PostgreSQL) or ${pathOption} (SQLite), not both.`);
+  }
+  let dialect: LoggedDialect;
+  if (options.url !== undefined) {
+    if (!/^postgres(ql)?:\/\//i.test(options.url)) {
+      const shown = JSON.stringify(withoutPassword(options.url));
+      throw new KernelConfigError(urlOption, `expected a postgres:// URL, e.g. postgres://app@127.0.0.1:5432/app, got ${shown}.`);
+    }
+    dialect = new LoggedDialect(postgresDialect(options.url, options, timeoutMs), 'postgres');
+  } else {
+    dialect = new LoggedDialect(sqliteDialect(options.sqlitePath ?? ':memory:', pathOption), 'sqlite');
+  }
+  const db: SqlDatabase = new Kysely({ dialect });
+  const folding = dialect.flavour === 'sqlite'
+    ? sqliteFolding
+    : postgresFolding(options.caseFolding === 'database' ? 'default' : 'und-x-icu');
+  const state = new SqlState(db, { flavour: dialect.flavour, folding, timeoutMs });
+  const where = options.url !== undefined
+    ? `PostgreSQL at "${withoutPassword(options.url)}"`
+    : `SQLite database "${options.sqlitePath ?? ':memory:'}"`;
+  return {
+    provider: state,
+    processor: state,
+    db,
+    flavour: dialect.flavour,
+    async migrate(migrations: Migrations): Promise<string[]> {
+      const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations) });
+      const { error, results = [] } = await migrator.migrateToLatest();
+      state.forgetSchema();
+      if (error !== undefined) {
+        const failed = results.find((r) => r.status === 'Error')?.migrationName;
+        const reason = error instanceof Error ? error.message : JSON.stringify(error);
+        if (failed === undefined && isStoreOutage(error)) {
+          throw new KernelConfigError(options.url !== undefined ? urlOption : pathOption,
+            `cannot migrate the ${where}: ${reason}`);
+        }
+        throw new Error(`Migration ${JSON.stringify(failed ?? '(setup)')} failed on the ${where}: ${reason}`, { cause: error });
+      }
+      return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    },
+    close: () => db.destroy(),
+  };
+}
