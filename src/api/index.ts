@@ -25,3 +25,7 @@ export {
 } from './describeApi';
 export type { ApiOptions } from './http/ApiOptions';
 export type * from './state/types';
+export {
+  createOpenApiDocument, createDocsRoutes, OPENAPI_MEDIA_TYPE,
+  type OpenApiDocument, type OpenApiOptions, type DocsRoutesOptions,
+} from './openapi';

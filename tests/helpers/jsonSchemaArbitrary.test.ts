@@ -50,7 +50,9 @@ const SCHEMAS: ReadonlyArray<[string, JsonSchema]> = [
   ['an exclusive number', { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 }],
   ['an enum', { type: 'string', enum: ['asc', 'desc'] }],
   ['a const', { const: 'Book' }],
-  ['allOf', { allOf: [{ $ref: '#/components/schemas/Named' }, { properties: { id: { type: 'integer' } }, required: ['id'] }] }],
+  ['allOf', {
+    allOf: [{ $ref: '#/components/schemas/Named' }, { properties: { id: { type: 'integer' } }, required: ['id'] }],
+  }],
 ];
 
 describe('validValue(schema) and invalidValue(schema)', () => {
@@ -61,7 +63,8 @@ describe('validValue(schema) and invalidValue(schema)', () => {
     }), { numRuns: 200 });
   });
 
-  test.each(SCHEMAS.filter(([name]) => name !== 'allOf'))('%s: every invalid value is rejected by ajv', (_name, schema) => {
+  const rejecting = SCHEMAS.filter(([name]) => name !== 'allOf');
+  test.each(rejecting)('%s: every invalid value is rejected by ajv', (_name, schema) => {
     const validate = ajv.compile({ ...schema, components: ROOT.components });
     const invalid = invalidValue(schema, { root: ROOT });
     expect(invalid).toBeDefined();
@@ -90,7 +93,11 @@ describe('validValue(schema) and invalidValue(schema)', () => {
   test('a request leaves out readOnly properties, a response writeOnly ones', () => {
     const schema = {
       type: 'object',
-      properties: { id: { type: 'integer', readOnly: true }, password: { type: 'string', writeOnly: true }, name: { type: 'string' } },
+      properties: {
+        id: { type: 'integer', readOnly: true },
+        password: { type: 'string', writeOnly: true },
+        name: { type: 'string' },
+      },
       required: ['id', 'password', 'name'],
     };
     const request = fc.sample(validValue(schema, { direction: 'request' }), 50) as Array<Record<string, unknown>>;
@@ -101,6 +108,7 @@ describe('validValue(schema) and invalidValue(schema)', () => {
 
   test('a schema that accepts anything has no invalid value; a dangling $ref throws', () => {
     expect(invalidValue({})).toBeUndefined();
-    expect(() => validValue({ $ref: '#/components/schemas/Nope' }, { root: ROOT })).toThrow('$ref #/components/schemas/Nope: not found');
+    expect(() => validValue({ $ref: '#/components/schemas/Nope' }, { root: ROOT }))
+      .toThrow('$ref #/components/schemas/Nope: not found');
   });
 });

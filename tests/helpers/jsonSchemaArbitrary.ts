@@ -43,6 +43,7 @@ const JSON_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean
 const MAX_DEPTH = 12;
 const DATE_MIN = new Date('1900-01-01T00:00:00.000Z');
 const DATE_MAX = new Date('2100-12-31T23:59:59.999Z');
+const dates = fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true });
 
 /** Values that break each format (and only the format: they are strings). */
 const BAD_FORMATS: Readonly<Record<string, readonly string[]>> = {
@@ -58,7 +59,9 @@ export function resolve(schema: JsonSchema, options: SchemaOptions = {}, depth =
   const ref = schema.$ref;
   if (typeof ref !== 'string') return schema;
   if (depth > MAX_DEPTH) throw new Error(`$ref ${ref}: too deep (a cycle?)`);
-  if (!ref.startsWith('#/') || options.root === undefined) throw new Error(`$ref ${ref}: only #/... in the root document`);
+  if (!ref.startsWith('#/') || options.root === undefined) {
+    throw new Error(`$ref ${ref}: only #/... in the root document`);
+  }
   let node: unknown = options.root;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -69,7 +72,8 @@ export function resolve(schema: JsonSchema, options: SchemaOptions = {}, depth =
 }
 
 const list = <T>(value: unknown): readonly T[] => (Array.isArray(value) ? value as T[] : []);
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** The JSON type of a value (`integer` for whole numbers). */
 export function jsonTypeOf(value: unknown): JsonType {
@@ -104,7 +108,8 @@ function anyOfType(type: JsonType): fc.Arbitrary<unknown> {
     case 'boolean': return fc.boolean();
     case 'null': return fc.constant(null);
     case 'array': return fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 });
-    case 'object': return fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.string({ maxLength: 5 }), { maxKeys: 3 });
+    case 'object':
+      return fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.string({ maxLength: 5 }), { maxKeys: 3 });
   }
 }
 
@@ -140,8 +145,8 @@ function stringValue(s: JsonSchema): fc.Arbitrary<string> {
     && (pattern === undefined || pattern.test(v));
   let base: fc.Arbitrary<string>;
   switch (s.format) {
-    case 'date': base = fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)); break;
-    case 'date-time': base = fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString()); break;
+    case 'date': base = dates.map((d) => d.toISOString().slice(0, 10)); break;
+    case 'date-time': base = dates.map((d) => d.toISOString()); break;
     case 'email': base = fc.tuple(word(1, 10), word(1, 10), fc.constantFrom('com', 'org', 'fr'))
       .map(([local, domain, tld]) => `${local}@${domain}.${tld}`); break;
     case 'uri': case 'iri': base = fc.webUrl(); break;
@@ -156,7 +161,8 @@ function stringValue(s: JsonSchema): fc.Arbitrary<string> {
 
 /** Lower-case ASCII letters and digits, from `min` to `max` long. */
 function word(min: number, max: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: min, maxLength: max });
+  const unit = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789');
+  return fc.string({ unit, minLength: min, maxLength: max });
 }
 
 /** The bounds of a number schema, exclusive ones turned inclusive for integers. */
@@ -251,7 +257,8 @@ export function invalidValue(
   const choices: Array<fc.Arbitrary<Invalid>> = [];
   const wrong = JSON_TYPES.filter((t) => !accepted.has(t) && !(t === 'integer' && accepted.has('number')));
   if (wrong.length > 0) {
-    choices.push(fc.constantFrom(...wrong).chain((t) => anyOfType(t).map((value) => ({ value, reason: `wrong type (${t})` }))));
+    choices.push(fc.constantFrom(...wrong)
+      .chain((t) => anyOfType(t).map((value) => ({ value, reason: `wrong type (${t})` }))));
   }
   const branches = [...list<JsonSchema>(s.anyOf), ...list<JsonSchema>(s.oneOf)];
   if (branches.length > 0) {
@@ -259,7 +266,9 @@ export function invalidValue(
     branches.forEach((branch, i) => {
       const own = typesOf(branch, options, depth + 1);
       const others = branches.filter((_, j) => j !== i).flatMap((b) => [...typesOf(b, options, depth + 1)]);
-      if (others.some((t) => own.has(t) || (t === 'number' && own.has('integer')) || (t === 'integer' && own.has('number')))) return;
+      const overlaps = (t: JsonType): boolean => own.has(t)
+        || (t === 'number' && own.has('integer')) || (t === 'integer' && own.has('number'));
+      if (others.some(overlaps)) return;
       const inner = sameTypeInvalid(resolve(branch, options), options, depth + 1);
       if (inner !== undefined) choices.push(inner);
     });
@@ -282,8 +291,11 @@ function sameTypeInvalid(s: JsonSchema, options: SchemaOptions, depth: number): 
   }
   if (Array.isArray(s.enum)) {
     const values = s.enum as unknown[];
-    if (values.every((v) => typeof v === 'string')) add(fc.string({ maxLength: 12 }).filter((v) => !values.includes(v)), 'not in the enum');
-    else if (values.every((v) => typeof v === 'number')) add(fc.integer().filter((v) => !values.includes(v)), 'not in the enum');
+    if (values.every((v) => typeof v === 'string')) {
+      add(fc.string({ maxLength: 12 }).filter((v) => !values.includes(v)), 'not in the enum');
+    } else if (values.every((v) => typeof v === 'number')) {
+      add(fc.integer().filter((v) => !values.includes(v)), 'not in the enum');
+    }
     return choices.length === 0 ? undefined : fc.oneof(...choices);
   }
   const types = typesOf(s, options, depth);
@@ -301,13 +313,16 @@ function stringInvalid(s: JsonSchema, add: Add): void {
   const maxLength = num(s.maxLength);
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern, 'u') : undefined;
   if (minLength !== undefined && minLength > 0) {
-    add(fc.string({ maxLength: minLength - 1 }).filter((v) => v.length < minLength), `shorter than minLength ${minLength}`);
+    add(fc.string({ maxLength: minLength - 1 }).filter((v) => v.length < minLength),
+      `shorter than minLength ${minLength}`);
   }
   if (maxLength !== undefined) {
     add(fc.string({ minLength: maxLength + 1, maxLength: maxLength + 10 }).filter((v) => v.length > maxLength),
       `longer than maxLength ${maxLength}`);
   }
-  if (pattern !== undefined) add(fc.string({ maxLength: 20 }).filter((v) => !pattern.test(v)), `not matching ${s.pattern as string}`);
+  if (pattern !== undefined) {
+    add(fc.string({ maxLength: 20 }).filter((v) => !pattern.test(v)), `not matching ${s.pattern as string}`);
+  }
   const bad = typeof s.format === 'string' ? BAD_FORMATS[s.format] : undefined;
   if (bad !== undefined) add(fc.constantFrom(...bad), `not a ${s.format as string}`);
 }
@@ -317,7 +332,8 @@ function numberInvalid(s: JsonSchema, types: Set<JsonType>, add: Add): void {
   const b = bounds(s, false);
   if (b.min !== undefined) {
     const below = b.minExclusive ? b.min : b.min - 1;
-    add(fc.integer({ min: -1000, max: 0 }).map((d) => Math.max(below + d, -Number.MAX_VALUE)), `below minimum ${b.min}`);
+    add(fc.integer({ min: -1000, max: 0 }).map((d) => Math.max(below + d, -Number.MAX_VALUE)),
+      `below minimum ${b.min}`);
   }
   if (b.max !== undefined) {
     const above = b.maxExclusive ? b.max : b.max + 1;
@@ -335,7 +351,8 @@ function arrayInvalid(
   const minItems = num(s.minItems);
   const maxItems = num(s.maxItems);
   if (minItems !== undefined && minItems > 0) {
-    add(fc.array(validValue(items, options, depth + 1), { maxLength: minItems - 1 }), `fewer than minItems ${minItems}`);
+    add(fc.array(validValue(items, options, depth + 1), { maxLength: minItems - 1 }),
+      `fewer than minItems ${minItems}`);
   }
   if (maxItems !== undefined) {
     add(fc.array(validValue(items, options, depth + 1), { minLength: maxItems + 1, maxLength: maxItems + 3 }),
@@ -362,12 +379,14 @@ function objectInvalid(
   }
   if (s.additionalProperties === false) {
     const known = new Set(Object.keys((s.properties ?? {})));
-    choices.push(fc.tuple(whole, fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k) && k !== '__proto__'))
+    const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k) && k !== '__proto__');
+    choices.push(fc.tuple(whole, key)
       .map(([v, key]) => ({ value: { ...v, [key]: 1 }, reason: `unknown property "${key}"` })));
   }
   for (const [name, p] of props) {
     const bad = invalidValue(p, options, depth + 1);
     if (bad === undefined) continue;
-    choices.push(fc.tuple(whole, bad).map(([v, b]) => ({ value: { ...v, [name]: b.value }, reason: `${name}: ${b.reason}` })));
+    choices.push(fc.tuple(whole, bad)
+      .map(([v, b]) => ({ value: { ...v, [name]: b.value }, reason: `${name}: ${b.reason}` })));
   }
 }

@@ -45,7 +45,8 @@ function collectionContent(names: ResourceSchemaNames, formats: readonly string[
   const view = {
     type: 'object',
     description: 'Hydra `PartialCollectionView`: the links between pages.',
-    properties: Object.fromEntries(['@id', '@type', 'first', 'last', 'previous', 'next'].map((k) => [k, { type: 'string' }])),
+    properties: Object.fromEntries(['@id', '@type', 'first', 'last', 'previous', 'next']
+      .map((k) => [k, { type: 'string' }])),
   };
   const content: Record<string, JsonSchema> = {
     [JSONLD]: {
@@ -82,7 +83,9 @@ function collectionContent(names: ResourceSchemaNames, formats: readonly string[
 
 /** One item in each format. */
 function itemContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
-  const byFormat: Record<string, string> = { [JSONLD]: names.jsonld, [HAL]: names.jsonhal, 'application/json': names.output };
+  const byFormat: Record<string, string> = {
+    [JSONLD]: names.jsonld, [HAL]: names.jsonhal, 'application/json': names.output,
+  };
   return Object.fromEntries(formats.filter((f) => f in byFormat).map((f) => [f, { schema: ref(byFormat[f]) }]));
 }
 
@@ -110,13 +113,17 @@ function errorResponse(status: number): object {
 
 const ETAG = { description: 'The item\'s strong entity tag (RFC 9110 §8.8.3).', schema: { type: 'string' } };
 
-function successResponses(op: OperationDescription, names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
+function successResponses(
+  op: OperationDescription, names: ResourceSchemaNames, formats: readonly string[],
+): Record<string, unknown> {
   switch (op.kind) {
     case 'GetCollection':
       return {
         200: {
           description: 'A page of the collection.',
-          headers: { Link: { description: 'RFC 8288 links to the other pages (plain JSON).', schema: { type: 'string' } } },
+          headers: {
+            Link: { description: 'RFC 8288 links to the other pages (plain JSON).', schema: { type: 'string' } },
+          },
           content: collectionContent(names, formats),
         },
       };
@@ -139,7 +146,9 @@ function successResponses(op: OperationDescription, names: ResourceSchemaNames, 
       };
     case 'Put':
     case 'Patch':
-      return { 200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(names, formats) } };
+      return {
+        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(names, formats) },
+      };
     case 'Delete':
       return { 204: { description: 'Deleted.' } };
   }
@@ -154,7 +163,9 @@ function parametersOf(op: OperationDescription): unknown[] {
       in: 'path',
       required: true,
       description: 'The item\'s identifier.',
-      schema: requirement === '\\d+' ? { type: 'integer', minimum: 0 } : { type: 'string', ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
+      schema: requirement === '\\d+'
+        ? { type: 'integer', minimum: 0 }
+        : { type: 'string', ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
     });
   }
   for (const p of op.parameters) {
@@ -172,8 +183,12 @@ function parametersOf(op: OperationDescription): unknown[] {
 }
 
 function conditionalHeaders(op: OperationDescription): unknown[] {
-  const header = (name: string, description: string): object => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
-  if (op.kind === 'Get') return [header('If-None-Match', 'A 304 when the item\'s ETag is one of these (RFC 9110 §13.1.2).')];
+  const header = (name: string, description: string): object => ({
+    name, in: 'header', required: false, description, schema: { type: 'string' },
+  });
+  if (op.kind === 'Get') {
+    return [header('If-None-Match', 'A 304 when the item\'s ETag is one of these (RFC 9110 §13.1.2).')];
+  }
   if (op.kind === 'Put' || op.kind === 'Patch' || op.kind === 'Delete') {
     return [header('If-Match', 'Change nothing (412) unless the item\'s ETag is one of these (RFC 9110 §13.1.1).')];
   }
@@ -198,7 +213,9 @@ function operationObject(
     const schema = ref(op.kind === 'Patch' ? names.patch : names.input);
     operation.requestBody = {
       required: true,
-      description: op.kind === 'Patch' ? 'The properties to change (RFC 7386 merge patch).' : `The ${resource.shortName}.`,
+      description: op.kind === 'Patch'
+        ? 'The properties to change (RFC 7386 merge patch).'
+        : `The ${resource.shortName}.`,
       content: Object.fromEntries(op.inputTypes.map((t) => [t, { schema }])),
     };
   }

@@ -61,7 +61,9 @@ export function errorSchemas(): Record<string, JsonSchema> {
           items: {
             type: 'object',
             properties: {
-              propertyPath: { type: 'string', description: 'The property at fault, e.g. `title` (empty for the whole body).' },
+              propertyPath: {
+                type: 'string', description: 'The property at fault, e.g. `title` (empty for the whole body).',
+              },
               message: { type: 'string' },
               code: { type: ['string', 'null'], description: 'A stable code for the constraint.' },
             },

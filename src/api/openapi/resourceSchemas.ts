@@ -37,8 +37,9 @@ function extend(schema: JsonSchema, properties: Properties, required: string[]):
 
 /** zod 4's JSON Schema of one side of the schema, without `$schema` (OpenAPI 3.1 sets the dialect). */
 function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
-  return rest as JsonSchema;
+  const written = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+  const { $schema: _dialect, ...rest } = written;
+  return rest;
 }
 
 type Properties = Record<string, JsonSchema>;
@@ -92,7 +93,9 @@ export function resourceSchemas(resource: ResourceDescription): ResourceSchemas 
     jsonhal: `${name}.jsonhal`,
   };
   const relations = resource.metadata.properties.filter((p) => p.kind === 'relation' && !p.writeOnly);
-  const link = { type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'] };
+  const link = {
+    type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'],
+  };
   const components: Record<string, JsonSchema> = {
     [names.output]: { ...output, description: resource.description },
     [names.patch]: { ...patch, description: `A merge patch of a ${name} (RFC 7386): the properties to change.` },

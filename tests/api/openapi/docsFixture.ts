@@ -14,8 +14,17 @@ export const SMALL_DOCUMENT = {
   info: { title: 'Docs page test', version: '1.0.0' },
   paths: {
     '/api/things': {
-      get: { operationId: 'listThings', responses: { 200: { description: 'Things', content: { 'application/json': { schema: { type: 'array', items: item } } } } } },
-      post: { operationId: 'createThing', requestBody: { content: { 'application/json': { schema: item } } }, responses: { 201: { description: 'Created' } } },
+      get: {
+        operationId: 'listThings',
+        responses: {
+          200: { description: 'Things', content: { 'application/json': { schema: { type: 'array', items: item } } } },
+        },
+      },
+      post: {
+        operationId: 'createThing',
+        requestBody: { content: { 'application/json': { schema: item } } },
+        responses: { 201: { description: 'Created' } },
+      },
     },
     '/api/things/{id}': {
       get: {

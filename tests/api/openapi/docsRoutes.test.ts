@@ -25,7 +25,8 @@ describe('createDocsRoutes(options)', () => {
     expect(res.text).toContain('<title>Things API</title>');
     expect(res.text).toContain('data-url="/api/docs.json"');
     const scripts = [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map((m) => m[1].trim())).toEqual(['src="/api/docs/ui/swagger-ui-bundle.js"', 'src="/api/docs/ui/docs.js"']);
+    expect(scripts.map((m) => m[1].trim()))
+      .toEqual(['src="/api/docs/ui/swagger-ui-bundle.js"', 'src="/api/docs/ui/docs.js"']);
     expect(scripts.every((m) => m[2].trim() === '')).toBe(true);
   });
 
