@@ -1,5 +1,5 @@
 import type { ApiDescription, OperationDescription, ResourceDescription } from '../describeApi';
-import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, ERROR_TYPES, errorSchemas } from './errorSchemas';
+import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
 import { resourceSchemas, type JsonSchema, type ResourceSchemaNames } from './resourceSchemas';
 
 /** The security schemes the document can name (OpenAPI 3.1 §4.8.27, RFC 7617 and RFC 6750). */
@@ -40,13 +40,14 @@ const HAL_LINK = { type: 'object', properties: { href: { type: 'string' } }, req
 const JSONLD = 'application/ld+json';
 const HAL = 'application/hal+json';
 
-/** The collection in each format: Hydra, HAL, and a plain array. */
+/** The collection in each format: Hydra (API Platform 3's prefixed terms), HAL, and a plain array. */
 function collectionContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
   const view = {
     type: 'object',
     description: 'Hydra `PartialCollectionView`: the links between pages.',
-    properties: Object.fromEntries(['@id', '@type', 'first', 'last', 'previous', 'next']
+    properties: Object.fromEntries(['@id', '@type', 'hydra:first', 'hydra:last', 'hydra:previous', 'hydra:next']
       .map((k) => [k, { type: 'string' }])),
+    required: ['@id', '@type'],
   };
   const content: Record<string, JsonSchema> = {
     [JSONLD]: {
@@ -54,27 +55,30 @@ function collectionContent(names: ResourceSchemaNames, formats: readonly string[
       properties: {
         '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
         '@id': { type: 'string' },
-        '@type': { type: 'string' },
-        member: { type: 'array', items: ref(names.jsonld) },
-        totalItems: { type: 'integer', minimum: 0 },
-        view,
-        search: { type: 'object', description: 'Hydra `IriTemplate` of the filters.' },
+        '@type': { type: 'string', const: 'hydra:Collection' },
+        'hydra:member': { type: 'array', items: ref(names.jsonld) },
+        'hydra:totalItems': { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+        'hydra:view': view,
+        'hydra:search': { type: 'object', description: 'Hydra `IriTemplate` of the filters.' },
       },
-      required: ['@id', '@type', 'member'],
+      required: ['@context', '@id', '@type', 'hydra:member'],
     },
     [HAL]: {
       type: 'object',
       properties: {
         _links: {
           type: 'object',
-          properties: Object.fromEntries(['self', 'first', 'last', 'previous', 'next'].map((k) => [k, HAL_LINK])),
+          properties: {
+            ...Object.fromEntries(['self', 'first', 'last', 'previous', 'next'].map((k) => [k, HAL_LINK])),
+            item: { type: 'array', items: HAL_LINK },
+          },
           required: ['self'],
         },
         _embedded: { type: 'object', properties: { item: { type: 'array', items: ref(names.jsonhal) } } },
-        totalItems: { type: 'integer', minimum: 0 },
-        itemsPerPage: { type: 'integer', minimum: 1 },
+        totalItems: { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+        itemsPerPage: { type: 'integer', minimum: 0, description: 'Items on this page.' },
       },
-      required: ['_links'],
+      required: ['_links', '_embedded'],
     },
     'application/json': { type: 'array', items: ref(names.output) },
   };
@@ -104,10 +108,13 @@ function errorStatuses(op: OperationDescription, withSecurity: boolean): number[
 }
 
 function errorResponse(status: number): object {
-  const schema = ref(status === 422 ? ERROR_SCHEMAS.violations : ERROR_SCHEMAS.error);
+  const violations = status === 422;
   return {
     description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-    content: Object.fromEntries(ERROR_TYPES.map((t) => [t, { schema }])),
+    content: {
+      [PROBLEM]: { schema: ref(violations ? ERROR_SCHEMAS.violations : ERROR_SCHEMAS.error) },
+      [JSONLD]: { schema: ref(violations ? ERROR_SCHEMAS.violationsJsonLd : ERROR_SCHEMAS.errorJsonLd) },
+    },
   };
 }
 

@@ -1,17 +1,22 @@
 import type { JsonSchema } from './resourceSchemas';
 
 /**
- * The error bodies the API sends, as OpenAPI components: problem details (RFC 9457 §3) for
- * every 4xx, with `violations` for a 422 (API Platform's `ConstraintViolationList`, which in
- * JSON-LD also carries `@context`, `@id`, `@type`).
+ * The error bodies the API sends, as OpenAPI components: problem details (RFC 9457 §3,
+ * `application/problem+json`) for a JSON or HAL client, with `violations` for a 422; for a
+ * JSON-LD client, API Platform 3's `hydra:Error` and `ConstraintViolationList`.
  * @module
  */
 
-/** The media types an error is sent in: problem details, and JSON-LD for a JSON-LD client. */
-export const ERROR_TYPES: readonly string[] = ['application/problem+json', 'application/ld+json', 'application/json'];
+/** The problem details media type (RFC 9457 §3). */
+export const PROBLEM = 'application/problem+json';
 
 /** Component names. */
-export const ERROR_SCHEMAS = Object.freeze({ error: 'Error', violations: 'ConstraintViolationList' });
+export const ERROR_SCHEMAS = Object.freeze({
+  error: 'Error',
+  violations: 'ConstraintViolationList',
+  errorJsonLd: 'Error.jsonld',
+  violationsJsonLd: 'ConstraintViolationList.jsonld',
+});
 
 /** What each status means, for its OpenAPI response description. */
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = Object.freeze({
@@ -27,51 +32,61 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = Object.freez
   422: 'Unprocessable content: the body breaks the schema (the violations say where).',
 });
 
-const hydraKeys: Record<string, JsonSchema> = {
+const VIOLATIONS: JsonSchema = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    properties: {
+      propertyPath: { type: 'string', description: 'The property at fault, e.g. `title` (empty: the whole body).' },
+      message: { type: 'string' },
+      code: { type: ['string', 'null'], description: 'A stable code for the constraint.' },
+    },
+    required: ['propertyPath', 'message'],
+  },
+};
+
+const PROBLEM_PROPERTIES: Record<string, JsonSchema> = {
+  type: { type: 'string', description: 'A URI reference naming the problem type (`about:blank` when none).' },
+  title: { type: 'string', description: 'A short summary of the problem type.' },
+  status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
+  detail: { type: 'string', description: 'What went wrong, for this occurrence.' },
+  instance: { type: 'string', description: 'A URI reference of this occurrence.' },
+};
+
+const HYDRA_PROPERTIES: Record<string, JsonSchema> = {
   '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
-  '@id': { type: 'string' },
   '@type': { type: 'string' },
+  'hydra:title': { type: 'string' },
+  'hydra:description': { type: 'string', description: 'What went wrong.' },
 };
 
 /** The error schemas, by component name. */
 export function errorSchemas(): Record<string, JsonSchema> {
-  const problem: Record<string, JsonSchema> = {
-    type: { type: 'string', description: 'A URI reference naming the problem type (`about:blank` when none).' },
-    title: { type: 'string', description: 'A short summary of the problem type.' },
-    status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
-    detail: { type: 'string', description: 'What went wrong, for this occurrence.' },
-    instance: { type: 'string', description: 'A URI reference of this occurrence.' },
-  };
   return {
     [ERROR_SCHEMAS.error]: {
       type: 'object',
       description: 'Problem details (RFC 9457).',
-      properties: { ...hydraKeys, ...problem },
+      properties: PROBLEM_PROPERTIES,
       required: ['title', 'status'],
     },
     [ERROR_SCHEMAS.violations]: {
       type: 'object',
       description: 'Problem details (RFC 9457) with the constraint violations of the body.',
-      properties: {
-        ...hydraKeys,
-        ...problem,
-        violations: {
-          type: 'array',
-          minItems: 1,
-          items: {
-            type: 'object',
-            properties: {
-              propertyPath: {
-                type: 'string', description: 'The property at fault, e.g. `title` (empty for the whole body).',
-              },
-              message: { type: 'string' },
-              code: { type: ['string', 'null'], description: 'A stable code for the constraint.' },
-            },
-            required: ['propertyPath', 'message'],
-          },
-        },
-      },
+      properties: { ...PROBLEM_PROPERTIES, violations: VIOLATIONS },
       required: ['title', 'status', 'violations'],
+    },
+    [ERROR_SCHEMAS.errorJsonLd]: {
+      type: 'object',
+      description: 'A Hydra error (`hydra:Error`).',
+      properties: HYDRA_PROPERTIES,
+      required: ['@type', 'hydra:description'],
+    },
+    [ERROR_SCHEMAS.violationsJsonLd]: {
+      type: 'object',
+      description: 'The constraint violations of the body, in JSON-LD.',
+      properties: { ...HYDRA_PROPERTIES, '@type': { const: 'ConstraintViolationList' }, violations: VIOLATIONS },
+      required: ['@type', 'violations'],
     },
   };
 }

@@ -8,4 +8,4 @@ export {
 } from './createOpenApiDocument';
 export { createDocsRoutes, OPENAPI_MEDIA_TYPE, type DocsRoutesOptions } from './docsRoutes';
 export { resourceSchemas, type JsonSchema, type ResourceSchemaNames, type ResourceSchemas } from './resourceSchemas';
-export { errorSchemas, ERROR_SCHEMAS, ERROR_TYPES } from './errorSchemas';
+export { errorSchemas, ERROR_SCHEMAS, PROBLEM } from './errorSchemas';

@@ -56,31 +56,46 @@ function without(schema: JsonSchema, names: Set<string>): JsonSchema {
   return { ...schema, properties, required };
 }
 
+/** Whether a schema accepts null (zod writes a nullable as `anyOf: [..., { type: 'null' }]`). */
+function acceptsNull(schema: JsonSchema): boolean {
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  return ((schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[]).some(acceptsNull);
+}
+
+/**
+ * The output side as the API sends it: every readable property is present (null when it has no
+ * value, so an optional property may be null), `id` first.
+ */
+function sentAsNormalized(output: JsonSchema, resource: ResourceDescription): JsonSchema {
+  const from = (output.properties ?? {}) as Properties;
+  const properties: Properties = { id: from.id ?? { type: 'integer', readOnly: true } };
+  for (const p of resource.metadata.properties) {
+    const schema = from[p.name];
+    if (p.writeOnly || schema === undefined) continue;
+    properties[p.name] = p.nullable && !acceptsNull(schema) ? { anyOf: [schema, { type: 'null' }] } : schema;
+  }
+  return { ...output, properties, required: Object.keys(properties) };
+}
+
 /**
  * The JSON Schemas of a resource (zod 4's `z.toJSONSchema`, readOnly and writeOnly kept as
  * JSON Schema keywords, OpenAPI 3.1 §4.8.24):
- * - output (`Book`): what the plain JSON format sends, zod's output side, `id` added as a
- *   readOnly integer when the schema does not list it, writeOnly properties left out;
+ * - output (`Book`): what the plain JSON format sends, zod's output side: `id` (a readOnly
+ *   integer when the schema does not list it) and every property but the writeOnly ones, each
+ *   present, null when it has no value; relations are IRIs;
  * - input (`Book.input`): a POST or PUT body, zod's input side without the readOnly
  *   properties (a client sending them is ignored, as API Platform ignores unwritable ones);
  *   the output's name when both are the same;
  * - patch (`Book.patch`): a merge-patch body (RFC 7386): the input's properties, none required;
- * - jsonld (`Book.jsonld`): the output with `@context`, `@id` and `@type`;
- * - jsonhal (`Book.jsonhal`): the output with `_links.self` and a link per relation.
+ * - jsonld (`Book.jsonld`): the output with `@id` and `@type` (and `@context`, on an item
+ *   document; a collection member has none);
+ * - jsonhal (`Book.jsonhal`): the output with `_links.self`, each relation moved from the
+ *   properties to a link of its name (absent when null), as API Platform's `jsonhal`.
  * @param resource - from `describeApi`
  */
 export function resourceSchemas(resource: ResourceDescription): ResourceSchemas {
   const name = resource.shortName;
-  const rawOutput = toJsonSchema(resource.schema, 'output');
-  const outputProperties = (rawOutput.properties ?? {}) as Properties;
-  let output = without(rawOutput, flagged(outputProperties, 'writeOnly'));
-  if (!('id' in outputProperties)) {
-    output = {
-      ...output,
-      properties: { id: { type: 'integer', readOnly: true }, ...(output.properties as Properties) },
-      required: ['id', ...(output.required as string[])],
-    };
-  }
+  const output = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource);
   const rawInput = toJsonSchema(resource.schema, 'input');
   const input = without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
   const { required: _all, ...patch } = input;
@@ -92,7 +107,7 @@ export function resourceSchemas(resource: ResourceDescription): ResourceSchemas 
     jsonld: `${name}.jsonld`,
     jsonhal: `${name}.jsonhal`,
   };
-  const relations = resource.metadata.properties.filter((p) => p.kind === 'relation' && !p.writeOnly);
+  const relations = new Set(resource.metadata.properties.filter((p) => p.kind === 'relation').map((p) => p.name));
   const link = {
     type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'],
   };
@@ -104,11 +119,12 @@ export function resourceSchemas(resource: ResourceDescription): ResourceSchemas 
       '@id': { type: 'string', format: 'iri-reference', readOnly: true },
       '@type': { type: 'string', const: name, readOnly: true },
     }, ['@id', '@type']),
-    [names.jsonhal]: extend(output, {
+    [names.jsonhal]: extend(without(output, relations), {
       _links: {
         type: 'object',
-        properties: { self: link, ...Object.fromEntries(relations.map((p) => [p.name, link])) },
+        properties: { self: link, ...Object.fromEntries([...relations].map((r) => [r, link])) },
         required: ['self'],
+        additionalProperties: false,
         readOnly: true,
       },
     }, ['_links']),

@@ -111,6 +111,9 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
     expect(schemas.Book.properties.id).toMatchObject({ readOnly: true });
     expect(Object.keys(schemas['Book.input'].properties)).not.toContain('id');
     expect(schemas['Book.input'].required).toEqual(['title']);
+    // the API sends every readable property, null when it has none
+    expect(schemas.Book.required).toEqual(['id', 'title', 'isbn', 'publishedAt', 'price', 'featured', 'author']);
+    expect(Object.keys(schemas['Book.jsonhal'].properties)).not.toContain('author');
     expect(schemas['Book.patch'].required).toBeUndefined();
     expect(Object.keys(schemas.Author.properties)).toEqual(['id', 'name']);
     expect(schemas['Author.input'].properties.secret).toMatchObject({ writeOnly: true });
@@ -127,8 +130,10 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
     expect(statuses('/api/books/{id}', 'delete')).toEqual(['204', '401', '403', '404', '406', '409', '412']);
     const created = op('/api/books', 'post').responses['201'].content!;
     expect(Object.keys(created)).toEqual(['application/ld+json', 'application/hal+json', 'application/json']);
-    expect(op('/api/books', 'post').responses['422'].content!['application/problem+json'].schema)
-      .toEqual({ $ref: '#/components/schemas/ConstraintViolationList' });
+    expect(op('/api/books', 'post').responses['422'].content).toEqual({
+      'application/problem+json': { schema: { $ref: '#/components/schemas/ConstraintViolationList' } },
+      'application/ld+json': { schema: { $ref: '#/components/schemas/ConstraintViolationList.jsonld' } },
+    });
   });
 
   test('security schemes: HTTP Basic and bearer; secured operations require one, reads are open', () => {
