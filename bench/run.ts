@@ -10,6 +10,7 @@ import * as os from 'os';
 import { routerSection } from './router';
 import { httpSection } from './http';
 import { profilerSection } from './profiler';
+import { apiSection } from './api';
 
 /** One benchmark section. */
 export interface BenchSection {
@@ -22,7 +23,7 @@ export interface BenchSection {
 }
 
 /** Every section, in the order `npm run bench` runs them. */
-export const SECTIONS: readonly BenchSection[] = [routerSection, httpSection, profilerSection];
+export const SECTIONS: readonly BenchSection[] = [routerSection, httpSection, profilerSection, apiSection];
 
 async function main(argv: readonly string[]): Promise<number> {
   const names = argv.filter((a) => !a.startsWith('--'));

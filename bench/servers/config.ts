@@ -23,7 +23,12 @@ export type ServerConfig =
   /** The demo kernel, rebuilt with `createKernel` as `createDemoKernel` does, but `profiler: { enabled: false }`. */
   | { kind: 'demo-profiler-off'; sqlitePath: string }
   /** `createKernel` with the demo routes and the first `layers` steps of {@link LADDER} (0 = none, securityHeaders: false). */
-  | { kind: 'ladder'; layers: number; sqlitePath: string };
+  | { kind: 'ladder'; layers: number; sqlitePath: string }
+  /**
+   * The `api` section's peer: Express 5 + better-sqlite3 on the same SQLite file, hand-written
+   * routes `GET /books?page=N` (30 rows of `table` by id) and `GET /books/:id`, as plain JSON.
+   */
+  | { kind: 'api-peer'; sqlitePath: string; table: string };
 
 /** Parent → server. */
 export type ToServer = { type: 'rss'; id: number; gc?: boolean } | { type: 'stop' };

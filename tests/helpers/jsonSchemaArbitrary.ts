@@ -28,6 +28,11 @@ export interface SchemaOptions {
   readonly root?: object;
   /** Leave out `readOnly` (request) or `writeOnly` (response) properties. @default 'request' */
   readonly direction?: 'request' | 'response';
+  /**
+   * Valid strings of a format, replacing the built-in ones (e.g. `iri-reference`: the IRIs of
+   * items that exist, so a valid relation names one).
+   */
+  readonly formats?: Readonly<Record<string, fc.Arbitrary<string>>>;
 }
 
 /** A value a schema rejects, and why. */
@@ -137,7 +142,9 @@ function objectShape(
   return { props, required: new Set(list<string>(s.required).filter((r) => names.has(r))) };
 }
 
-function stringValue(s: JsonSchema): fc.Arbitrary<string> {
+function stringValue(s: JsonSchema, options: SchemaOptions): fc.Arbitrary<string> {
+  const own = typeof s.format === 'string' ? options.formats?.[s.format] : undefined;
+  if (own !== undefined) return own;
   const minLength = num(s.minLength) ?? 0;
   const maxLength = num(s.maxLength);
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern, 'u') : undefined;
@@ -223,7 +230,7 @@ export function validValue(schema: JsonSchema, options: SchemaOptions = {}, dept
 
 function valueOfType(s: JsonSchema, type: JsonType, options: SchemaOptions, depth: number): fc.Arbitrary<unknown> {
   switch (type) {
-    case 'string': return stringValue(s);
+    case 'string': return stringValue(s, options);
     case 'integer': return numberValue(s, true);
     case 'number': return numberValue(s, false);
     case 'boolean': return fc.boolean();

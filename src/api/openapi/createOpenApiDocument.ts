@@ -172,7 +172,7 @@ function parametersOf(op: OperationDescription): unknown[] {
       description: 'The item\'s identifier.',
       schema: requirement === '\\d+'
         ? { type: 'integer', minimum: 0 }
-        : { type: 'string', ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
+        : { type: 'string', minLength: 1, ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
     });
   }
   for (const p of op.parameters) {
