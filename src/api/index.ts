@@ -26,6 +26,6 @@ export {
 export type { ApiOptions } from './http/ApiOptions';
 export type * from './state/types';
 export {
-  createOpenApiDocument, createDocsRoutes, OPENAPI_MEDIA_TYPE,
+  createOpenApiDocument, createDocsPage, createDocsRoutes, OPENAPI_MEDIA_TYPE,
   type OpenApiDocument, type OpenApiOptions, type DocsRoutesOptions,
 } from './openapi';

@@ -33,7 +33,10 @@ interface Operation {
   requestBody?: { content: Media };
   responses: Record<string, { content?: Media }>;
 }
-interface OpenApi { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } }
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
 
 /** One request, as generated. */
 interface Case {
@@ -49,7 +52,10 @@ interface Case {
 }
 
 const CREDENTIALS = { admin: 'admin:admin', user: 'user:user' } as const;
+const basic = (user: keyof typeof CREDENTIALS): string => `Basic ${Buffer.from(CREDENTIALS[user]).toString('base64')}`;
 const UNDECLARED_TYPES = ['text/plain', 'application/xml', 'multipart/form-data; boundary=x'];
+/** If-Match / If-None-Match values: tags that may or may not be current, any, and no tag at all. */
+const CONDITIONS = ['"1"', '"v1"', '*', 'W/"x"', 'garbage'];
 
 let dir: string;
 let kernel: DemoKernel;
@@ -94,7 +100,7 @@ beforeAll(async () => {
   ajv.addFormat('iri-reference', /^[^\s]*$/);
   const created = await fetch(`${base}/api/authors`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(CREDENTIALS.admin).toString('base64')}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { Authorization: basic('admin'), 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ name: 'Property Author' }),
   });
   expect(created.status).toBe(201);
@@ -127,7 +133,7 @@ function parameterValue(p: Parameter): fc.Arbitrary<{ value: unknown; valid: boo
 /** The id in an item path: an existing one, any integer, or something that is no id. */
 function pathId(p: Parameter): fc.Arbitrary<{ value: string; why: string }> {
   return fc.oneof(
-    { weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }).map((n) => ({ value: String(n), why: 'id exists (seed)' })) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }).map((n) => ({ value: String(n), why: 'id 1-6' })) },
     { weight: 1, arbitrary: validValue(p.schema).map((v) => ({ value: text(v), why: 'id any' })) },
     { weight: 1, arbitrary: (invalidValue(p.schema) ?? fc.constant({ value: 'abc', reason: 'x' }))
       .map((b) => ({ value: text(b.value), why: `id invalid: ${b.reason}` })) },
@@ -141,14 +147,18 @@ function body(content: Media): fc.Arbitrary<{ type: string; text: string; valid:
   const formats = { 'iri-reference': fc.constant(authorIri) };
   const valid = fc.constantFrom(...types).chain((type) => validValue(schemaOf(type), { formats })
     .map((v) => ({ type, text: JSON.stringify(v), valid: true, why: 'body valid' })));
-  const invalid = fc.constantFrom(...types).chain((type) => (invalidValue(schemaOf(type)) ?? fc.constant({ value: 1, reason: '' }))
+  const invalidOf = (t: string): fc.Arbitrary<{ value: unknown; reason: string }> =>
+    invalidValue(schemaOf(t)) ?? fc.constant({ value: 1, reason: 'a number' });
+  const invalid = fc.constantFrom(...types).chain((type) => invalidOf(type)
     .map((b) => ({ type, text: JSON.stringify(b.value), valid: false, why: `body invalid: ${b.reason}` })));
   const malformed = fc.tuple(fc.constantFrom(...types), fc.constantFrom('{"title":', '{', '[1,', 'nul', '{"a":1}}', ''))
     .map(([type, t]) => ({ type, text: t, valid: false, why: 'body malformed' }));
   const undeclared = fc.tuple(fc.constantFrom(...UNDECLARED_TYPES), valid)
     .map(([type, v]) => ({ ...v, type, valid: false, why: `body as ${type}` }));
   const large = fc.constantFrom(...types)
-    .map((type) => ({ type, text: JSON.stringify({ title: 'x'.repeat(120 * 1024) }), valid: false, why: 'body too large' }));
+    .map((type) => ({
+      type, text: JSON.stringify({ title: 'x'.repeat(120 * 1024) }), valid: false, why: 'body of 120 KiB',
+    }));
   return fc.oneof(
     { weight: 4, arbitrary: valid }, { weight: 3, arbitrary: invalid }, { weight: 1, arbitrary: malformed },
     { weight: 1, arbitrary: undeclared }, { weight: 1, arbitrary: large },
@@ -158,7 +168,8 @@ function body(content: Media): fc.Arbitrary<{ type: string; text: string; valid:
 /** Every request to one operation. */
 function requests(method: string, template: string, operation: Operation): fc.Arbitrary<Case> {
   const params = operation.parameters ?? [];
-  const success = Object.entries(operation.responses).filter(([s]) => s.startsWith('2')).flatMap(([, r]) => Object.keys(r.content ?? {}));
+  const success = Object.entries(operation.responses).filter(([s]) => s.startsWith('2'))
+    .flatMap(([, r]) => Object.keys(r.content ?? {}));
   const accepts = success.length > 0 ? [...new Set(success)] : ['application/ld+json'];
   const pathParams = params.filter((p) => p.in === 'path');
   const query = params.filter((p) => p.in === 'query');
@@ -169,7 +180,7 @@ function requests(method: string, template: string, operation: Operation): fc.Ar
     accept: fc.constantFrom(...accepts),
     ids: fc.tuple(...pathParams.map(pathId)),
     query: fc.tuple(...query.map((p) => fc.option(parameterValue(p), { nil: undefined, freq: 3 }))),
-    headers: fc.tuple(...headers.map(() => fc.option(fc.constantFrom('"1"', '"v1"', '*', 'W/"x"', 'garbage'), { nil: undefined }))),
+    headers: fc.tuple(...headers.map(() => fc.option(fc.constantFrom(...CONDITIONS), { nil: undefined }))),
     body: operation.requestBody === undefined ? fc.constant(undefined) : body(operation.requestBody.content),
   }).map((r) => {
     const why: string[] = [];
@@ -183,11 +194,11 @@ function requests(method: string, template: string, operation: Operation): fc.Ar
       const v = r.query[i];
       if (v === undefined) return;
       why.push(v.why);
-      if (Array.isArray(v.value) && p.name.endsWith('[]')) for (const item of v.value) search.append(p.name, text(item));
-      else search.append(p.name, text(v.value));
+      const values = Array.isArray(v.value) && p.name.endsWith('[]') ? v.value as unknown[] : [v.value];
+      for (const item of values) search.append(p.name, text(item));
     });
     const h: Record<string, string> = { Accept: r.accept };
-    if (r.user !== 'none') h.Authorization = `Basic ${Buffer.from(CREDENTIALS[r.user]).toString('base64')}`;
+    if (r.user !== 'none') h.Authorization = basic(r.user);
     headers.forEach((p, i) => { if (r.headers[i] !== undefined) h[p.name] = r.headers[i]; });
     if (r.body !== undefined) {
       h['Content-Type'] = r.body.type;
@@ -212,7 +223,9 @@ function problems(c: Case, status: number, type: string, raw: string): string[] 
   const found: string[] = [];
   if (status >= 500) found.push(`a ${status}`);
   const declared = c.operation.responses[String(status)] ?? c.operation.responses.default;
-  if (declared === undefined) return [...found, `status ${status} is not declared (${Object.keys(c.operation.responses).join(', ')})`];
+  if (declared === undefined) {
+    return [...found, `status ${status} is not declared (${Object.keys(c.operation.responses).join(', ')})`];
+  }
   const content = declared.content;
   if (content === undefined) {
     if (raw !== '') found.push(`status ${status} is declared without content, got ${type}: ${raw.slice(0, 200)}`);
@@ -220,7 +233,9 @@ function problems(c: Case, status: number, type: string, raw: string): string[] 
   }
   const media = type.split(';')[0].trim().toLowerCase();
   const schema = content[media]?.schema;
-  if (!(media in content)) return [...found, `${status} as ${media || 'no type'} (declared: ${Object.keys(content).join(', ')})`];
+  if (!(media in content)) {
+    return [...found, `${status} as ${media || 'no type'} (declared: ${Object.keys(content).join(', ')})`];
+  }
   if (schema === undefined) return found;
   let parsed: unknown;
   try {
@@ -229,7 +244,9 @@ function problems(c: Case, status: number, type: string, raw: string): string[] 
     return [...found, `${status} ${media}: not JSON: ${raw.slice(0, 200)}`];
   }
   const validate = validator(schema);
-  if (!validate(parsed)) found.push(`${status} ${media} breaks its schema: ${ajv.errorsText(validate.errors)}; body ${raw.slice(0, 300)}`);
+  if (!validate(parsed)) {
+    found.push(`${status} ${media} breaks its schema: ${ajv.errorsText(validate.errors)}; body ${raw.slice(0, 300)}`);
+  }
   return found;
 }
 
@@ -241,16 +258,19 @@ describe('the demo API, driven by its OpenAPI document', () => {
   });
 
   test('every answer has a declared status, media type and schema, and never a 5xx', async () => {
-    const all = Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([m, o]) => requests(m, p, o)));
+    const all = Object.entries(doc.paths)
+      .flatMap(([p, item]) => Object.entries(item).map(([m, o]) => requests(m, p, o)));
     await fc.assert(fc.asyncProperty(fc.oneof(...all), async (c) => {
-      const res = await fetch(`${base}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: 'manual' });
+      const res = await fetch(`${base}${c.path}`, {
+        method: c.method, headers: c.headers, body: c.body, redirect: 'manual',
+      });
       const raw = await res.text();
       const found = problems(c, res.status, res.headers.get('content-type') ?? '', raw);
       expect({ request: `${c.method} ${c.path} as ${c.user} [${c.why.join('; ')}]`, found })
         .toEqual({ request: expect.any(String), found: [] });
       if (c.validBody && c.user === 'admin' && c.method === 'POST' && !untrimmed(c.body)) {
-        expect({ request: `${c.method} ${c.path} ${c.body ?? ''}`, status: res.status, raw: res.status === 201 ? '' : raw })
-          .toEqual({ request: expect.any(String), status: 201, raw: '' });
+        const answer = { request: `${c.method} ${c.path} ${c.body ?? ''}`, status: res.status, raw };
+        expect(answer).toEqual({ request: expect.any(String), status: 201, raw: expect.any(String) });
       }
     }), { numRuns: RUNS, seed: SEED });
   }, 600_000);

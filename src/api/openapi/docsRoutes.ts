@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { render, TEMPLATES_DIR } from '../../http/templates';
 import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
@@ -44,32 +44,51 @@ const UI_FILES: Readonly<Record<string, string>> = {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The documentation page's HTML (the same for every request). */
+function docsPageHtml(options: Pick<DocsRoutesOptions, 'prefix' | 'title'>): string {
+  const prefix = (options.prefix ?? '/api').replace(/\/+$/, '');
+  return render('api/docs.html.njk', {
+    title: options.title ?? 'API documentation',
+    assets: `${prefix}/docs/ui`,
+    documentUrl: `${prefix}/docs.json`,
+  });
+}
+
 /**
- * The routes of the API documentation (API Platform's `api_doc`):
- * - `api_doc` `GET <prefix>/docs`: by content negotiation (RFC 9110 §12.5.1), the interactive
+ * The documentation page as a handler, for the API routes to answer a browser with (issue 9 §3:
+ * a client that accepts only HTML gets the documentation page): `200 text/html`, the page of
+ * {@link createDocsRoutes} (which must be mounted too, for its scripts and the document).
+ * @param options - `prefix` and `title`, as given to {@link createDocsRoutes}
+ */
+export function createDocsPage(options: Pick<DocsRoutesOptions, 'prefix' | 'title'> = {}): RequestHandler {
+  const page = docsPageHtml(options);
+  return function docsPage(_req: Request, res: Response) {
+    res.type('html').send(page);
+  };
+}
+
+/**
+ * The routes of the API documentation (API Platform's `api_doc`, whose name here is the Hydra
+ * documentation's, `/api/docs.jsonld`):
+ * - `api_docs_page` `GET <prefix>/docs`: by content negotiation (RFC 9110 §12.5.1), the interactive
  *   HTML page for `text/html` (Swagger UI, served from `node_modules`: no CDN, no inline script,
  *   so it works under `script-src 'self'`), else the OpenAPI document (also for an Accept header
  *   that names neither: RFC 9110 §12.5.1 lets the server send its default); `Vary: Accept`;
- * - `api_doc_openapi` `GET <prefix>/docs.json`: the OpenAPI document, `application/vnd.openapi+json`;
- * - `api_doc_ui` `GET <prefix>/docs/ui/{file}`: the page's scripts, styles and icons.
+ * - `api_docs_openapi` `GET <prefix>/docs.json`: the OpenAPI document, `application/vnd.openapi+json`;
+ * - `api_docs_asset` `GET <prefix>/docs/ui/{file}`: the page's scripts, styles and icons.
  * @param options - the document and where to mount
  * @returns a new collection (add it to the kernel's routes)
  */
 export function createDocsRoutes(options: DocsRoutesOptions): RouteCollection {
   const prefix = (options.prefix ?? '/api').replace(/\/+$/, '');
-  const documentUrl = `${prefix}/docs.json`;
-  const page = render('api/docs.html.njk', {
-    title: options.title ?? 'API documentation',
-    assets: `${prefix}/docs/ui`,
-    documentUrl,
-  });
+  const page = docsPageHtml(options);
   let json: string | undefined;
   const sendDocument = (res: Response): void => {
     json ??= JSON.stringify(options.document());
     res.type(`${OPENAPI_MEDIA_TYPE}; charset=utf-8`).send(json);
   };
   const routes = new RouteCollection();
-  routes.add('api_doc', new Route(`${prefix}/docs`, {
+  routes.add('api_docs_page', new Route(`${prefix}/docs`, {
     methods: ['GET'],
     controller: (req: Request, res: Response) => {
       res.vary('Accept');
@@ -77,11 +96,11 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteCollection {
       else sendDocument(res);
     },
   }));
-  routes.add('api_doc_openapi', new Route(`${prefix}/docs.json`, {
+  routes.add('api_docs_openapi', new Route(`${prefix}/docs.json`, {
     methods: ['GET'],
     controller: (_req: Request, res: Response) => { sendDocument(res); },
   }));
-  routes.add('api_doc_ui', new Route(`${prefix}/docs/ui/{file}`, {
+  routes.add('api_docs_asset', new Route(`${prefix}/docs/ui/{file}`, {
     methods: ['GET'],
     requirements: { file: Object.keys(UI_FILES).map(escapeRegExp).join('|') },
     controller: (req: Request, res: Response, next) => {

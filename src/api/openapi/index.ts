@@ -6,6 +6,6 @@
 export {
   createOpenApiDocument, type OpenApiDocument, type OpenApiOptions, type SecuritySchemeName,
 } from './createOpenApiDocument';
-export { createDocsRoutes, OPENAPI_MEDIA_TYPE, type DocsRoutesOptions } from './docsRoutes';
+export { createDocsPage, createDocsRoutes, OPENAPI_MEDIA_TYPE, type DocsRoutesOptions } from './docsRoutes';
 export { resourceSchemas, type JsonSchema, type ResourceSchemaNames, type ResourceSchemas } from './resourceSchemas';
 export { errorSchemas, ERROR_SCHEMAS, PROBLEM } from './errorSchemas';
