@@ -11,7 +11,7 @@ import type { PropertyMetadata, ResourceMetadata } from '../src/api/state/types'
 export const FIXTURE_ROWS = 10_000;
 
 function valueOf(p: PropertyMetadata, i: number, authorIds: readonly number[]): unknown {
-  if (p.nullable && i % (p.kind === 'relation' ? 7 : 5) === 0) return null;
+  if (p.nullable && p.kind !== 'boolean' && i % (p.kind === 'relation' ? 7 : 5) === 0) return null;
   switch (p.kind) {
     case 'string': return p.name === 'isbn' ? `978${String(1_000_000_000 + i).slice(-10)}` : `${p.name} ${i}`;
     case 'text': return `The ${p.name} of book ${i}, long enough to look like a summary of what it says.`;
