@@ -17,7 +17,6 @@ import helmet from 'helmet';
 import cors from 'cors';
 import session from 'express-session';
 import { createDemoKernel } from '../../src/demo/app';
-import { BookRepository } from '../../src/demo/books';
 import { createDemoRoutes } from '../../src/demo/routes';
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
 import type { KernelOptions } from '../../src/kernel/options';
@@ -92,10 +91,8 @@ async function build(config: ServerConfig): Promise<Built> {
       // createDemoKernel (src/demo/app.ts) with debug on, as it builds it, but the profiler off:
       // it has no option for that, so its createKernel call is repeated here.
       const database = openSqlite(config.sqlitePath, 'SQLITE_PATH');
-      const books = new BookRepository(database);
-      books.seed([{ id: '1', title: 'Dune' }, { id: '2', title: 'Hyperion' }, { id: '3', title: 'Solaris' }]);
       const kernel = createKernel({
-        routes: createDemoRoutes(books),
+        routes: createDemoRoutes(),
         debug: true,
         trustedProxies: [],
         profiler: { enabled: false },

@@ -24,6 +24,17 @@ export {
   type ApiDescription, type ResourceDescription, type OperationDescription,
 } from './describeApi';
 export type { ApiOptions } from './http/ApiOptions';
+export { apiRoutes } from './http/apiRoutes';
+export type { ApiRequestState } from './http/ApiRequestState';
+export {
+  InvalidQueryError, ItemNotFoundError, NotAcceptableError, ConflictError, PreconditionFailedError, ValidationError,
+  isValidationError, type Violation,
+} from './http/ApiErrors';
+export { negotiateFormat, FORMAT_TYPES, type ApiFormat } from './http/negotiation';
+export { etagOf } from './http/etag';
+export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
+export { mergePatch } from './write/mergePatch';
+export { MemoryState } from './state/MemoryState';
 export type * from './state/types';
 export {
   createOpenApiDocument, createDocsPage, createDocsRoutes, OPENAPI_MEDIA_TYPE,

@@ -7,8 +7,13 @@ import { RedisThrottleStore } from '../security/RedisThrottleStore';
 import { SqliteThrottleStore } from '../security/SqliteThrottleStore';
 import { openSqlite, SqliteDatabase } from '../storage/sqlite';
 import type { RedisClient } from '../storage/redis';
-import { BookRepository } from './books';
+import { MemoryState } from '../api/state/MemoryState';
+import type { Resource } from '../api/resource/defineResource';
+import type { StateProcessor, StateProvider } from '../api/state/types';
+import { ApiCollector } from '../api/profiler/ApiCollector';
+import { createDemoResources } from './resources';
 import { createDemoRoutes } from './routes';
+import { seedDemoData } from './seed';
 
 /** The demo's documented development defaults. Override them with the environment in production. */
 export const DEMO_DEFAULTS = Object.freeze({
@@ -50,9 +55,12 @@ export interface DemoKernelOptions {
   corsOrigins?: Array<string | RegExp>;
 }
 
-/** The demo kernel, with the book repository it keeps in SQLite. */
+/** The demo kernel, with its API resources and the store behind them. */
 export interface DemoKernel extends Kernel {
-  readonly books: BookRepository;
+  /** Book and Author. */
+  readonly resources: readonly Resource[];
+  /** Where books and authors are kept. */
+  readonly store: StateProvider & StateProcessor;
   readonly database: SqliteDatabase;
 }
 
@@ -67,8 +75,9 @@ export interface DemoKernel extends Kernel {
 export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   const sqlitePath = options.sqlitePath ?? ':memory:';
   const database = openSqlite(sqlitePath, 'SQLITE_PATH');
-  const books = new BookRepository(database);
-  books.seed([{ id: '1', title: 'Dune' }, { id: '2', title: 'Hyperion' }, { id: '3', title: 'Solaris' }]);
+  const store = new MemoryState();
+  const resources = createDemoResources(store);
+  seedDemoData(store, resources);
   const provider = new InMemoryUserProvider({
     users: {
       admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
@@ -76,12 +85,12 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     },
   });
   const kernel = createKernel({
-    routes: createDemoRoutes(books),
+    routes: createDemoRoutes(resources),
     debug: options.debug ?? true,
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
     trustedHosts: options.trustedHosts ?? [],
-    profiler: { allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
+    profiler: { collectors: [new ApiCollector()], allowedIps: options.profilerAllowedIps, storage: options.profilerStorage, dangerouslyAllowInProduction: options.profilerDangerouslyAllowInProduction },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,
     cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },
@@ -97,7 +106,8 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   });
   const close = kernel.close.bind(kernel);
   Object.defineProperties(kernel, {
-    books: { value: books },
+    resources: { value: resources },
+    store: { value: store },
     database: { value: database },
     close: { value: async () => { await close(); if (database.open) database.close(); } },
   });

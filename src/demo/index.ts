@@ -1,9 +1,8 @@
 /**
- * express-kernel/demo: the demo service's kernel and routes (a small books API on SQLite, behind
+ * express-kernel/demo: the demo service's kernel and routes (a books and authors API (Book, Author resources), behind
  * HTTP Basic, with the profiler). Needs the optional peers better-sqlite3 and bcryptjs.
  */
 export { createDemoKernel, DEMO_DEFAULTS } from './app';
 export type { DemoKernel, DemoKernelOptions } from './app';
 export { createDemoRoutes } from './routes';
-export { BookRepository } from './books';
-export type { Book } from './books';
+export { createDemoResources, bookSchema, authorSchema, featuredOnlyByAdmin } from './resources';

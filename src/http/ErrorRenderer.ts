@@ -18,6 +18,32 @@ export interface ExceptionData {
   line?: number;
 }
 
+/** What a {@link RouteErrorRenderer} gets besides the error: what the kernel's own body would say. */
+export interface ErrorBodyParts {
+  readonly status: number;
+  /** The reason phrase, e.g. `Unprocessable Entity`. */
+  readonly title: string;
+  /** The message, or the reason phrase for a 5xx outside debug mode. */
+  readonly detail: string;
+  readonly debug: boolean;
+  /** The profiler token, when the profiler saw the request. */
+  readonly token?: string;
+}
+
+/**
+ * A matched route's own error body (route option `errorRenderer`), e.g. the API layer's
+ * JSON-LD `hydra:Error` and problem details with `violations`. Runs after the status, the
+ * error's headers, `Vary: Accept` and the debug headers are set.
+ * @returns true when it wrote the response; false to let the kernel write its own body
+ */
+export type RouteErrorRenderer = (error: unknown, parts: ErrorBodyParts, req: Request, res: Response) => boolean;
+
+/** The matched route's `errorRenderer` option, if it has one. */
+function routeErrorRenderer(req: Request): RouteErrorRenderer | undefined {
+  const renderer = req.kernel?.routeDefinition?.options.errorRenderer;
+  return typeof renderer === 'function' ? renderer as RouteErrorRenderer : undefined;
+}
+
 /** Options of {@link renderError}. */
 export interface ErrorRenderOptions {
   /**
@@ -100,7 +126,8 @@ export function reasonPhrase(status: number): string {
  *   out), otherwise a plain error page;
  * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
  *   `X-Debug-Exception-File` (the top frame's file, the `.ts` source when the code is source-mapped);
- * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake).
+ * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake);
+ * - a matched route with an `errorRenderer` option ({@link RouteErrorRenderer}) may write the body itself.
  * @param error - what was thrown
  * @throws what one of `options.templates` throws while rendering (nothing is written then)
  */
@@ -121,6 +148,8 @@ export function renderError(error: unknown, req: Request, res: Response, options
     if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);
   }
 
+  const custom = routeErrorRenderer(req);
+  if (custom?.(error, { status, title: reason, detail: message, debug: options.debug, token: options.token }, req, res) === true) return;
   const accepted = req.accepts(['text/html', 'application/problem+json', 'application/json']);
   if (accepted === 'application/json' || accepted === 'application/problem+json') {
     const body: Record<string, unknown> = { type: 'about:blank', title: reason, status, detail: message };

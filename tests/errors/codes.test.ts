@@ -17,7 +17,7 @@ describe('the error-code registry', () => {
   });
 
   test('every code carries its layer prefix', () => {
-    for (const code of Object.keys(ERROR_CODES)) expect(code).toMatch(/^ERR_(ROUTING|HTTP|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE)_[A-Z_]+$/);
+    for (const code of Object.keys(ERROR_CODES)) expect(code).toMatch(/^ERR_(ROUTING|HTTP|API|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE)_[A-Z_]+$/);
   });
 
   test('formatMessage fills the template in order', () => {

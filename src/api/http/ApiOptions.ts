@@ -14,6 +14,8 @@ export interface ApiOptions {
    * route (API Platform's documentation page). @default a small HTML page linking to `docs`
    */
   documentationPage?: RequestHandler;
+  /** The API's title (Hydra `hydra:title`). @default 'API' */
+  title?: string;
   /** Where the HTML documentation lives, linked from the default page. @default '/api/docs' */
   docsPath?: string;
 }

@@ -1,0 +1,77 @@
+import { formatMessage } from '../../errors/codes';
+import { HttpError, type HttpErrorOptions } from '../../http/errors';
+
+/**
+ * The API layer's HTTP errors (API Platform's exceptions), each with an `ERR_API_*` code from the
+ * registry. The route error renderer (`apiErrorRenderer`) writes them as problem details
+ * (RFC 9457) or a JSON-LD `hydra:Error` / `ConstraintViolationList`.
+ * @module
+ */
+
+/** One failed constraint (Symfony `ConstraintViolation`, as API Platform serializes it). */
+export interface Violation {
+  /** The property, e.g. `title` (empty for the whole object). */
+  readonly propertyPath: string;
+  readonly message: string;
+  /** A stable code: zod's issue code (`invalid_type`, `too_small`…) or `invalid_relation`. */
+  readonly code: string;
+}
+
+/** 400: a query string the resource cannot read (unknown filter, bad value, page out of range). */
+export class InvalidQueryError extends HttpError {
+  override name = 'InvalidQueryError';
+  constructor(message: string, options: HttpErrorOptions = {}) {
+    super(400, 'ERR_API_INVALID_QUERY', message, options);
+  }
+}
+
+/** 404: the route matched, but no item has that id (API Platform `ItemNotFoundException`). */
+export class ItemNotFoundError extends HttpError {
+  override name = 'ItemNotFoundError';
+  constructor(shortName: string, id: string) {
+    super(404, 'ERR_API_ITEM_NOT_FOUND', `Not Found: no ${shortName} has the id "${id.slice(0, 100)}".`);
+  }
+}
+
+/** 406: the client accepts none of the formats (RFC 9110 §15.5.7). */
+export class NotAcceptableError extends HttpError {
+  override name = 'NotAcceptableError';
+  constructor(accept: string, formats: readonly string[]) {
+    super(406, 'ERR_API_NOT_ACCEPTABLE', formatMessage('ERR_API_NOT_ACCEPTABLE',
+      `"${accept.slice(0, 200)}" matches none of ${formats.join(', ')}.`));
+  }
+}
+
+/** 409: the change conflicts with the stored state (a referenced item, concurrent updates). */
+export class ConflictError extends HttpError {
+  override name = 'ConflictError';
+  constructor(message: string) {
+    super(409, 'ERR_API_CONFLICT', message);
+  }
+}
+
+/** 412: `If-Match` names a version that is not the stored one (RFC 9110 §13.1.1); nothing changed. */
+export class PreconditionFailedError extends HttpError {
+  override name = 'PreconditionFailedError';
+  constructor(etag: string) {
+    super(412, 'ERR_API_PRECONDITION_FAILED',
+      `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`, { headers: { ETag: etag } });
+  }
+}
+
+/** 422: the object does not satisfy the schema (API Platform `ValidationException`). */
+export class ValidationError extends HttpError {
+  override name = 'ValidationError';
+  readonly violations: readonly Violation[];
+  constructor(violations: readonly Violation[]) {
+    const summary = violations.map((v) => (v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`)).join('\n');
+    super(422, 'ERR_API_VALIDATION_FAILED', summary);
+    this.violations = Object.freeze([...violations]);
+  }
+}
+
+/** True when `value` is a {@link ValidationError}, also across package copies. */
+export function isValidationError(value: unknown): value is ValidationError {
+  return value instanceof HttpError && value.status === 422
+    && Array.isArray((value as Partial<ValidationError>).violations);
+}

@@ -1,0 +1,31 @@
+import { defineRequestSlot } from '../../http/requestSlots';
+import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import type { QueryLogEntry, StoredItem } from '../state/types';
+import type { Violation } from './ApiErrors';
+import type { ApiFormat } from './negotiation';
+
+/** What the API layer knows of the request it serves (API Platform's request attributes). */
+export interface ApiRequestState {
+  readonly resource?: Resource;
+  /** The operation the method selected on the matched route. */
+  readonly operation?: ResolvedOperation;
+  /** The negotiated format; undefined until negotiated (or when the client accepts none: 406). */
+  format?: ApiFormat;
+  /** The stored item (item operations), as the provider read it. */
+  item?: StoredItem;
+  /**
+   * The statements the stores ran for this request (`StateContext.logQuery`), for the profiler's
+   * Database panel.
+   */
+  readonly queries?: QueryLogEntry[];
+  /** The violations of a 422. */
+  violations?: readonly Violation[];
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by the API layer's routes: resource, operation, format (read by the profiler's API panel). */
+    api?: ApiRequestState;
+  }
+}
+defineRequestSlot('api');

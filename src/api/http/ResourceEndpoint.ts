@@ -1,0 +1,284 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AccessDeniedHttpError } from '../../http/errors';
+import { baseContext, type PostDenormalizeContext, type SecurityContext } from '../../security/RouteSecurity';
+import { parseCollectionQuery } from '../query/collectionQuery';
+import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import type { SecurityRule } from '../resource/operations';
+import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiContext';
+import { collectionHal, itemHal } from '../serializer/hal';
+import { itemIri } from '../serializer/iri';
+import { collectionJsonLd, itemJsonLd } from '../serializer/jsonld';
+import { normalizeItem } from '../serializer/normalize';
+import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
+import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
+import { mergePatch } from '../write/mergePatch';
+import { invalidRelation, toStoredData } from '../write/inputData';
+import { ConflictError, InvalidQueryError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
+import type { ApiRequestState } from './ApiRequestState';
+import './ApiRequestState';
+import { etagOf, ifMatch, notModified } from './etag';
+import { negotiateFormat, type ApiFormat } from './negotiation';
+import { sendFormatted } from './respond';
+import { HttpError } from '../../http/errors';
+
+/** How many times a write without `If-Match` re-reads and retries after a concurrent change. */
+export const WRITE_ATTEMPTS = 4;
+
+const MERGE_PATCH = 'application/merge-patch+json';
+const WRITE_TYPES = ['application/json', 'application/ld+json', 'application/hal+json'];
+
+/** Runs a security rule: a role (or attribute) for `isGranted`, or a function. */
+export async function granted<C extends SecurityContext | PostDenormalizeContext>(
+  rule: SecurityRule<C>, context: C,
+): Promise<boolean> {
+  return typeof rule === 'string' ? context.isGranted(rule) : (await rule(context)) === true;
+}
+
+function unsupported(type: string | undefined, expected: readonly string[]): HttpError {
+  return new HttpError(415, 'ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
+    `Unsupported Media Type: expected ${expected.join(' or ')}, got "${(type ?? 'none').slice(0, 100)}".`);
+}
+
+/**
+ * One resource's operations on one route (API Platform's read → security → deserialize →
+ * securityPostDenormalize → validate → write → serialize chain), split into the kernel's route
+ * options: `provider` (negotiation and read), `security`, `denormalize`,
+ * `securityPostDenormalize` and the controller.
+ */
+export class ResourceEndpoint {
+  constructor(
+    private readonly resource: Resource,
+    private readonly operations: readonly ResolvedOperation[],
+    private readonly paths: ApiPaths,
+    private readonly documentationPage: RequestHandler,
+  ) {}
+
+  /** The operation the request's method selects (HEAD is GET). */
+  operationOf(req: Request): ResolvedOperation {
+    const method = req.kernel?.method ?? req.method;
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    return this.operations.find((op) => op.method === wanted) ?? this.operations[0];
+  }
+
+  /** The per-call state context: the statements a store runs are kept for the profiler. */
+  stateContext(req: Request): StateContext {
+    const queries = req.api?.queries;
+    return { logQuery: (entry: QueryLogEntry) => { queries?.push(entry); } };
+  }
+
+  /**
+   * The `provider` route option: negotiates the format (406 first, before anything is read),
+   * then, for item operations, loads the item (404 when no item has the id).
+   * @returns the item's representation (what `security` sees as `object`), or null
+   */
+  readonly provide = async (req: Request): Promise<object | null> => {
+    req.res?.vary('Accept'); // every answer of the route depends on Accept, the firewall's 401 included
+    const operation = this.operationOf(req);
+    const state: ApiRequestState = { resource: this.resource, operation, queries: [] };
+    req.api = state;
+    state.format = negotiateFormat(req, operation.method === 'GET');
+    if (state.format === 'html' || !operation.item) return null;
+    const item = await this.load(req);
+    state.item = item;
+    return this.representation(item, requestBase(req), true);
+  };
+
+  private async load(req: Request): Promise<StoredItem> {
+    const raw = String(req.params.id ?? '');
+    const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
+    const { provider, metadata } = this.resource;
+    const item = id === null ? null : await provider.provideItem(metadata, id, this.stateContext(req));
+    if (item === null) throw new ItemNotFoundError(this.resource.shortName, raw);
+    return item;
+  }
+
+  /** The item as the client sees it (writeOnly properties only for security checks). */
+  representation(item: StoredItem, base: RequestBase, withWriteOnly = false): Record<string, unknown> {
+    const out = normalizeItem(this.resource, item, this.paths, base);
+    if (!withWriteOnly) return out;
+    for (const p of this.resource.metadata.properties) if (p.writeOnly) out[p.name] = item.data[p.name] ?? null;
+    return out;
+  }
+
+  /** The `security` route option, when one of the route's operations has a rule. */
+  security(): ((context: SecurityContext) => Promise<boolean>) | undefined {
+    if (!this.operations.some((op) => op.security !== undefined)) return undefined;
+    return async (context) => {
+      const rule = this.operationOf(context.request).security;
+      return rule === undefined ? true : granted(rule, context);
+    };
+  }
+
+  /** The `securityPostDenormalize` route option, when one of the route's operations has a rule. */
+  securityPostDenormalize(): ((context: PostDenormalizeContext) => Promise<boolean>) | undefined {
+    if (!this.operations.some((op) => op.securityPostDenormalize !== undefined)) return undefined;
+    return async (context) => {
+      const rule = this.operationOf(context.request).securityPostDenormalize;
+      return rule === undefined ? true : granted(rule, context);
+    };
+  }
+
+  /**
+   * The `denormalize` route option: the new object from the body. POST and PUT take
+   * `application/json` or `application/ld+json` (415 otherwise) and replace every property;
+   * PATCH takes only `application/merge-patch+json` (RFC 7386) merged into the stored item.
+   * @throws HttpError 415 for another media type, 400 for a body that is not a JSON object
+   */
+  readonly denormalize = (req: Request, previous: object | null): object => {
+    const operation = this.operationOf(req);
+    const type = req.headers['content-type'];
+    const patch = operation.kind === 'Patch';
+    if (patch ? !req.is(MERGE_PATCH) : !req.is(WRITE_TYPES)) {
+      throw unsupported(type, patch ? [MERGE_PATCH] : WRITE_TYPES.slice(0, 2));
+    }
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new HttpError(400, 'ERR_HTTP_BAD_REQUEST', 'Expected a JSON object body.');
+    }
+    if (patch) return mergePatch(previous ?? {}, body) as object;
+    const object: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    if (previous !== null) object.id = (previous as { id?: unknown }).id;
+    else delete object.id;
+    return object;
+  };
+
+  /** The controller: runs the operation and writes the response. */
+  readonly controller = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const state = req.api!;
+    if (state.format === 'html') return this.documentationPage(req, res, next) as void;
+    const format = state.format ?? 'jsonld';
+    switch (state.operation!.kind) {
+      case 'GetCollection': return this.getCollection(req, res, format);
+      case 'Get': return this.getItem(req, res, format);
+      case 'Post': return this.post(req, res, format);
+      case 'Put':
+      case 'Patch': return this.update(req, res, format);
+      case 'Delete': return this.delete(req, res);
+    }
+  };
+
+  private sendItem(req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number): void {
+    const base = requestBase(req);
+    const normalized = this.representation(item, base);
+    res.setHeader('ETag', etagOf(item));
+    const body = format === 'hal' ? itemHal(this.resource, normalized, base)
+      : format === 'json' ? normalized : itemJsonLd(this.resource, normalized, this.paths, base);
+    sendFormatted(res, format, status, body);
+  }
+
+  private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
+    const query = parseCollectionQuery(req.kernel?.uri?.queryString ?? '', this.resource, { prefixes: this.paths.prefixes });
+    const page = await this.resource.provider.provideCollection(this.resource.metadata, query, this.stateContext(req));
+    if (page.totalItems !== undefined && query.page > lastPage(page.totalItems, query.itemsPerPage)) {
+      throw new InvalidQueryError(`The page ${query.page} is out of range: the last page is ${lastPage(page.totalItems, query.itemsPerPage)}.`);
+    }
+    const base = requestBase(req);
+    const path = `${base.baseUrl}${this.resource.routePrefix}`;
+    const links = pageLinks(path, this.resource, query, page);
+    const members = page.items.map((item) => this.representation(item, base));
+    if (format === 'json') {
+      const link = linkHeader(links);
+      if (link !== '') res.setHeader('Link', link);
+      return sendFormatted(res, format, 200, members);
+    }
+    const body = format === 'hal'
+      ? collectionHal(this.resource, members, page, links, base)
+      : collectionJsonLd(this.resource, members, page, links, path, this.paths, base);
+    sendFormatted(res, format, 200, body);
+  }
+
+  private getItem(req: Request, res: Response, format: ApiFormat): void {
+    const item = req.api!.item!;
+    const etag = etagOf(item);
+    if (notModified(req, etag)) {
+      res.status(304).vary('Accept').setHeader('ETag', etag);
+      res.end();
+      return;
+    }
+    this.sendItem(req, res, format, item, 200);
+  }
+
+  private async post(req: Request, res: Response, format: ApiFormat): Promise<void> {
+    const base = requestBase(req);
+    const object = req.denormalized!.object as Record<string, unknown>;
+    const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
+    const outcome = await this.resource.processor!.create(this.resource.metadata, data, this.stateContext(req));
+    const item = this.written(outcome, req);
+    const location = itemIri(this.resource.routePrefix, item.id, base.baseUrl);
+    res.setHeader('Location', location);
+    res.setHeader('Content-Location', location);
+    this.sendItem(req, res, format, item, 201);
+  }
+
+  private written(outcome: WriteOutcome, req: Request): StoredItem {
+    switch (outcome.status) {
+      case 'ok': return outcome.item;
+      case 'invalid_relation': throw invalidRelation(this.resource, outcome.property);
+      case 'not_found': throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
+      case 'conflict': throw new PreconditionFailedError(etagOf(outcome.current));
+    }
+  }
+
+  /** 412 when `If-Match` names another version; else the version the write must find (optimistic locking). */
+  private expectedVersion(req: Request, item: StoredItem): { version: number; strict: boolean } {
+    const match = ifMatch(req, etagOf(item));
+    if (match === false) throw new PreconditionFailedError(etagOf(item));
+    return { version: item.version, strict: match === true };
+  }
+
+  private async update(req: Request, res: Response, format: ApiFormat): Promise<void> {
+    const base = requestBase(req);
+    const operation = req.api!.operation!;
+    let item = req.api!.item!;
+    const { strict } = this.expectedVersion(req, item);
+    let version = item.version;
+    let object = req.denormalized!.object as Record<string, unknown>;
+    for (let attempt = 1; ; attempt++) {
+      const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
+      const { processor, metadata } = this.resource;
+      const outcome = await processor!.replace(metadata, item.id, data, version, this.stateContext(req));
+      if (outcome.status !== 'conflict') return this.sendItem(req, res, format, this.written(outcome, req), 200);
+      if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
+      if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
+      // Another client wrote first: redo the change on its version (PATCH merges again, and its
+      // post-denormalization rule sees the new stored object), never overwrite it blindly.
+      item = outcome.current;
+      version = item.version;
+      if (operation.kind === 'Patch') {
+        const previous = this.representation(item, base, true);
+        object = mergePatch(previous, req.body) as Record<string, unknown>;
+        await this.recheck(req, operation, object, previous);
+      }
+    }
+  }
+
+  private async recheck(
+    req: Request, operation: ResolvedOperation, object: object, previousObject: object,
+  ): Promise<void> {
+    const rule = operation.securityPostDenormalize;
+    if (rule === undefined) return;
+    if (!(await granted(rule, { ...baseContext(req), object, previousObject }))) {
+      throw new AccessDeniedHttpError(operation.securityPostDenormalizeMessage);
+    }
+  }
+
+  private async delete(req: Request, res: Response): Promise<void> {
+    let item = req.api!.item!;
+    const { strict } = this.expectedVersion(req, item);
+    for (let attempt = 1; ; attempt++) {
+      const { processor, metadata } = this.resource;
+      const outcome = await processor!.remove(metadata, item.id, item.version, this.stateContext(req));
+      if (outcome.status === 'ok') {
+        res.status(204).vary('Accept').end();
+        return;
+      }
+      if (outcome.status === 'not_found') throw new ItemNotFoundError(this.resource.shortName, String(item.id));
+      if (outcome.status === 'referenced') {
+        throw new ConflictError(`Conflict: ${this.resource.shortName} ${item.id} cannot be deleted: ${outcome.by} refers to it.`);
+      }
+      if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
+      if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('Conflict: the item kept changing while it was deleted; try again.');
+      item = outcome.current;
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { invalid, knownKeys, objectOption, stringOption } from '../../config/optionValidation';
+import { KernelConfigError } from '../../config/KernelConfigError';
+import { Route } from '../../routing/Route';
+import { RouteCollection } from '../../routing/RouteCollection';
+import type { SecuredRouteOptions } from '../../security/RouteSecurity';
+import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import { type ApiPaths, requestBase } from '../serializer/ApiContext';
+import { entrypointHal } from '../serializer/hal';
+import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation } from '../serializer/jsonld';
+import type { ApiOptions } from './ApiOptions';
+import { ItemNotFoundError } from './ApiErrors';
+import { apiErrorRenderer } from './apiErrorRenderer';
+import './ApiRequestState';
+import { negotiateFormat } from './negotiation';
+import { ResourceEndpoint } from './ResourceEndpoint';
+import { defaultDocumentationPage, sendFormatted } from './respond';
+
+const KNOWN = ['resources', 'entrypoint', 'entrypointName', 'documentationPage', 'docsPath', 'title'];
+
+/** The route options of every API route, besides those of its operations. */
+interface ApiRouteOptions extends SecuredRouteOptions {
+  errorRenderer: ReturnType<typeof apiErrorRenderer>;
+}
+
+function resolvePaths(options: ApiOptions): ApiPaths {
+  const entrypoint = options.entrypoint === undefined ? '/api' : stringOption(options.entrypoint, 'api.entrypoint');
+  if (!/^\/[^{}]*[^/{}]$/.test(entrypoint)) throw invalid('api.entrypoint', 'expected a path such as "/api"', entrypoint);
+  const resources = new Map<string, Resource>();
+  const prefixes: Record<string, string> = {};
+  for (const [i, r] of options.resources.entries()) {
+    if (typeof r !== 'object' || r === null || typeof r.shortName !== 'string' || r.metadata === undefined) {
+      throw invalid(`api.resources[${i}]`, 'expected what defineResource() returns', r);
+    }
+    if (resources.has(r.shortName)) throw invalid(`api.resources[${i}]`, 'expected one resource per short name', r.shortName);
+    if ((BUILT_IN_CLASSES as readonly string[]).includes(r.shortName)) {
+      throw invalid(`api.resources[${i}].shortName`, 'this name is the API\'s own class; choose another', r.shortName);
+    }
+    resources.set(r.shortName, r);
+    prefixes[r.shortName] = r.routePrefix;
+  }
+  for (const r of resources.values()) {
+    for (const p of r.metadata.properties) {
+      if (p.relation !== undefined && !resources.has(p.relation)) {
+        throw invalid(`resources.${r.shortName}.schema.${p.name}`, `relation() names no resource of the API (known: ${[...resources.keys()].join(', ')})`, p.relation);
+      }
+    }
+  }
+  return { entrypoint, contexts: `${entrypoint}/contexts`, docs: `${entrypoint}/docs.jsonld`, resources, prefixes };
+}
+
+/** The operations of a resource grouped by route name, in declaration order. */
+function routeGroups(resource: Resource): ResolvedOperation[][] {
+  const groups = new Map<string, ResolvedOperation[]>();
+  for (const op of resource.operations) groups.set(op.name, [...(groups.get(op.name) ?? []), op]);
+  return [...groups.values()];
+}
+
+function operationRoute(
+  resource: Resource, ops: ResolvedOperation[], paths: ApiPaths, page: RequestHandler, base: ApiRouteOptions,
+): Route {
+  const endpoint = new ResourceEndpoint(resource, ops, paths, page);
+  const writes = ops.some((op) => op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch');
+  const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined => ops.find((op) => op[key] !== undefined)?.[key];
+  const security = endpoint.security();
+  const postDenormalize = endpoint.securityPostDenormalize();
+  const options: ApiRouteOptions = {
+    ...base,
+    provider: endpoint.provide,
+    ...(security !== undefined ? { security } : {}),
+    ...(first('securityMessage') !== undefined ? { securityMessage: first('securityMessage') } : {}),
+    ...(writes ? { denormalize: endpoint.denormalize } : {}),
+    ...(postDenormalize !== undefined ? { securityPostDenormalize: postDenormalize } : {}),
+    ...(first('securityPostDenormalizeMessage') !== undefined ? { securityPostDenormalizeMessage: first('securityPostDenormalizeMessage') } : {}),
+  };
+  return new Route(ops[0].path, {
+    methods: ops.map((op) => op.method),
+    requirements: { ...ops[0].requirements },
+    options: options as unknown as Record<string, unknown>,
+    controller: endpoint.controller,
+  });
+}
+
+/**
+ * The routes of a set of resources (API Platform's route loader), to add to the kernel's
+ * routing table (`createKernel({ routes })`), so `debug:router`, the profiler and the 404/405
+ * rules see them. In order: the entrypoint, each resource's operations (operations sharing a
+ * route name share one route), the JSON-LD contexts (`<entrypoint>/contexts/{shortName}`) and
+ * the Hydra documentation (`<entrypoint>/docs.jsonld`).
+ *
+ * Each operation route runs the kernel's route handlers with API options: the `provider`
+ * negotiates the format (406) and reads the item (404) before `security` (401/403); the body is
+ * read (400 malformed, 413 too large, 415) and denormalized (PATCH: merge-patch); then
+ * `securityPostDenormalize` (403); the controller validates (422), writes (412 stale `If-Match`)
+ * and answers in JSON-LD, HAL or JSON with `Vary: Accept`. Errors of these routes are written
+ * as problem details or JSON-LD errors (`errorRenderer`).
+ * @returns a new collection; route names: `api_entrypoint`, the operations', `api_jsonld_context`, `api_doc`
+ * @throws KernelConfigError for an unknown option, two resources with one short name or one
+ *   route name, a relation to a resource not in `resources`
+ */
+export function apiRoutes(options: ApiOptions): RouteCollection {
+  objectOption(options, 'api');
+  knownKeys(options, KNOWN, 'api');
+  if (!Array.isArray(options.resources)) throw invalid('api.resources', 'expected an array of resources', options.resources);
+  const paths = resolvePaths(options);
+  const docsPath = options.docsPath ?? `${paths.entrypoint}/docs`;
+  const page: RequestHandler = options.documentationPage ?? defaultDocumentationPage(paths, docsPath);
+  const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths) };
+  const routes = new RouteCollection();
+  const add = (name: string, route: Route): void => {
+    if (routes.get(name) !== undefined) throw new KernelConfigError('api.resources', `two routes are named "${name}"; give the operations distinct names.`);
+    routes.add(name, route);
+  };
+  const negotiated = (req: Request): object | null => {
+    req.res?.vary('Accept');
+    req.api = { format: negotiateFormat(req, true) };
+    return null;
+  };
+  add(options.entrypointName ?? 'api_entrypoint', new Route(paths.entrypoint, {
+    methods: ['GET'],
+    options: { ...base, provider: negotiated },
+    controller: (req: Request, res: Response, next) => {
+      const format = req.api!.format!;
+      if (format === 'html') return page(req, res, next);
+      const b = requestBase(req);
+      const collections: Record<string, string> = {};
+      for (const r of paths.resources.values()) collections[entrypointKey(r.shortName)] = `${b.baseUrl}${r.routePrefix}`;
+      const body = format === 'hal' ? entrypointHal(`${b.baseUrl}${paths.entrypoint}`, collections)
+        : format === 'json' ? collections : entrypointJsonLd(paths, b);
+      sendFormatted(res, format, 200, body);
+    },
+  }));
+  for (const resource of paths.resources.values()) {
+    for (const ops of routeGroups(resource)) add(ops[0].name, operationRoute(resource, ops, paths, page, base));
+  }
+  const jsonOnly = (req: Request): object | null => {
+    req.res?.vary('Accept');
+    const format = negotiateFormat(req, false);
+    req.api = { format: format === 'hal' ? 'json' : format };
+    return null;
+  };
+  add('api_jsonld_context', new Route(`${paths.contexts}/{shortName}`, {
+    methods: ['GET'],
+    requirements: { shortName: '[A-Za-z][A-Za-z0-9]*' },
+    options: { ...base, provider: jsonOnly },
+    controller: (req: Request, res: Response) => {
+      const doc = contextDocument(String(req.params.shortName), paths, requestBase(req));
+      if (doc === undefined) throw new ItemNotFoundError('JSON-LD context', String(req.params.shortName));
+      sendFormatted(res, req.api!.format!, 200, doc);
+    },
+  }));
+  add('api_doc', new Route(paths.docs, {
+    methods: ['GET'],
+    options: { ...base, provider: jsonOnly },
+    controller: (req: Request, res: Response) => {
+      sendFormatted(res, req.api!.format!, 200, hydraDocumentation(paths, requestBase(req), options.title ?? 'API'));
+    },
+  }));
+  return routes;
+}

@@ -1,0 +1,242 @@
+import { closestName } from '../../errors/suggest';
+import { InvalidQueryError } from '../http/ApiErrors';
+import type { Resource } from '../resource/defineResource';
+import type { ResolvedFilter } from '../resource/filterResolution';
+import type { CollectionQuery, FilterCondition, OrderBy, PropertyKind } from '../state/types';
+import { parseQueryString, type QueryPair } from './queryString';
+import { idFromIri } from '../serializer/iri';
+
+/**
+ * Reads a collection request's query string into a validated {@link CollectionQuery} (API
+ * Platform's pagination and filter extensions), and writes one back ({@link formatCollectionQuery},
+ * for the view's `first`/`next` links). Every mistake is a 400 naming the parameter.
+ * @module
+ */
+
+/** The largest page number read; a larger one is a 400 (its offset would overflow a database integer). */
+export const MAX_PAGE = 1_000_000;
+
+const BOOL: Readonly<Record<string, boolean>> = { true: true, false: false, 1: true, 0: false };
+const RANGE_OPS = ['gt', 'gte', 'lt', 'lte', 'between'] as const;
+const DATE_OPS = ['before', 'strictly_before', 'after', 'strictly_after'] as const;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function shown(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
+
+function bad(parameter: string, what: string, value: string): InvalidQueryError {
+  return new InvalidQueryError(`Invalid value ${shown(value)} for the query parameter "${parameter}": expected ${what}.`);
+}
+
+function isDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (m === null) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/**
+ * A query-string value as the property's kind (see `PropertyKind` in the contract).
+ * @param prefixes - for relations: the collection path of each resource by short name
+ * @throws InvalidQueryError
+ */
+export function convertValue(
+  kind: PropertyKind, value: string, parameter: string, enumValues?: readonly string[], relationPrefix?: string,
+): string | number | boolean {
+  switch (kind) {
+    case 'integer':
+      if (!/^-?\d{1,15}$/.test(value)) throw bad(parameter, 'an integer', value);
+      return Number(value);
+    case 'number': {
+      if (!/^-?\d{1,15}(\.\d{1,15})?$/.test(value)) throw bad(parameter, 'a number', value);
+      return Number(value);
+    }
+    case 'boolean':
+      if (!(value in BOOL)) throw bad(parameter, 'true, false, 1 or 0', value);
+      return BOOL[value];
+    case 'date':
+      if (!isDate(value)) throw bad(parameter, 'a date (YYYY-MM-DD)', value);
+      return value;
+    case 'datetime': {
+      if (isDate(value)) return `${value}T00:00:00.000Z`;
+      const t = DATETIME.test(value) ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(t)) throw bad(parameter, 'a date or date-time (ISO 8601)', value);
+      return new Date(t).toISOString();
+    }
+    case 'enum':
+      if (enumValues !== undefined && !enumValues.includes(value)) throw bad(parameter, `one of ${enumValues.join(', ')}`, value);
+      return value;
+    case 'relation': {
+      const id = /^\d{1,15}$/.test(value) ? Number(value) : relationPrefix === undefined ? null : idFromIri(value, relationPrefix);
+      if (id === null || id < 1) throw bad(parameter, `an IRI (${relationPrefix ?? ''}/<id>) or an id`, value);
+      return id;
+    }
+    default:
+      if (value === '') throw bad(parameter, 'a non-empty value', value);
+      return value;
+  }
+}
+
+/** What the parser needs to know besides the resource. */
+export interface QueryContext {
+  /** The collection path of each resource, by short name (to read relation IRIs). */
+  readonly prefixes: Readonly<Record<string, string>>;
+}
+
+function single(pairs: QueryPair[], name: string): string | undefined {
+  const found = pairs.filter((p) => p.name === name);
+  if (found.length > 1) throw new InvalidQueryError(`The query parameter "${name}" is given ${found.length} times; give it once.`);
+  return found[0]?.value;
+}
+
+function pageNumber(value: string, parameter: string, max: number): number {
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw bad(parameter, `an integer from 1 to ${max}`, value);
+  const n = Number(value);
+  if (n > max) throw new InvalidQueryError(`The query parameter "${parameter}" is out of range: ${n} is more than ${max}.`);
+  return n;
+}
+
+function knownNames(resource: Resource): string[] {
+  const p = resource.pagination;
+  const names = p.enabled ? ['page', ...(p.clientItemsPerPage ? ['itemsPerPage'] : []), ...(p.clientPartial ? ['partial'] : [])] : [];
+  return [...names, ...resource.filters.flatMap((f) => f.parameters.map((x) => x.name))];
+}
+
+function unknown(name: string, resource: Resource): InvalidQueryError {
+  const known = knownNames(resource);
+  const best = closestName(name, known);
+  const hint = best !== undefined ? ` Did you mean "${best}"?` : known.length > 0 ? ` Known: ${known.join(', ')}.` : '';
+  return new InvalidQueryError(`Unknown query parameter "${name.slice(0, 100)}" for ${resource.shortName}.${hint}`);
+}
+
+function filterOf(resource: Resource, type: ResolvedFilter['type'], property: string): ResolvedFilter | undefined {
+  return resource.filters.find((f) => f.type === type && f.property === property);
+}
+
+/**
+ * Reads the query string of a collection request.
+ * @param raw - the raw query string, without `?`
+ * @returns the validated query; without pagination parameters: page 1, the resource's default size
+ * @throws InvalidQueryError (400) for an unknown parameter (with "Did you mean"), a bad value, a
+ *   page or itemsPerPage out of range, a parameter given twice where one value is expected
+ */
+export function parseCollectionQuery(raw: string, resource: Resource, context: QueryContext): CollectionQuery {
+  const pairs = parseQueryString(raw);
+  const pg = resource.pagination;
+  const conditions: FilterCondition[] = [];
+  const order: OrderBy[] = [];
+  const searches = new Map<string, Array<string | number>>();
+  const props = new Map(resource.metadata.properties.map((p) => [p.name, p]));
+  const convert = (f: ResolvedFilter, value: string, parameter: string): string | number | boolean => {
+    const p = props.get(f.property);
+    const target = p?.relation === undefined ? undefined : context.prefixes[p.relation];
+    return convert0(f.kind, value, parameter, p?.enumValues, target);
+  };
+  const convert0 = convertValue;
+  for (const pair of pairs) {
+    const { name, base, key, value } = pair;
+    if (pg.enabled && key === undefined && (base === 'page' || (base === 'itemsPerPage' && pg.clientItemsPerPage)
+      || (base === 'partial' && pg.clientPartial))) continue;
+    if (base === 'order' && key !== undefined && key !== '') {
+      const f = filterOf(resource, 'order', key);
+      if (f === undefined) throw unknown(name, resource);
+      const direction = value.toLowerCase();
+      if (direction !== 'asc' && direction !== 'desc') throw bad(name, 'asc or desc', value);
+      if (order.some((o) => o.property === key)) throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
+      order.push({ property: key, direction });
+      continue;
+    }
+    if (base === 'exists' && key !== undefined && key !== '') {
+      const f = filterOf(resource, 'exists', key);
+      if (f === undefined) throw unknown(name, resource);
+      conditions.push({ type: 'exists', property: key, value: convertValue('boolean', value, name) as boolean });
+      continue;
+    }
+    if (key === undefined || key === '') {
+      const boolean = filterOf(resource, 'boolean', base);
+      if (boolean !== undefined && key === undefined) {
+        conditions.push({ type: 'boolean', property: base, value: convertValue('boolean', value, name) as boolean });
+        continue;
+      }
+      const search = filterOf(resource, 'search', base);
+      if (search === undefined) throw unknown(name, resource);
+      const list = searches.get(base) ?? [];
+      list.push(convert(search, value, name) as string | number);
+      searches.set(base, list);
+      continue;
+    }
+    if ((RANGE_OPS as readonly string[]).includes(key)) {
+      const f = filterOf(resource, 'range', base);
+      if (f === undefined) throw unknown(name, resource);
+      if (key === 'between') {
+        const parts = value.split('..');
+        if (parts.length !== 2) throw bad(name, 'two values separated by ".." (low..high)', value);
+        conditions.push({ type: 'range', property: base, operator: 'gte', value: convert(f, parts[0], name) as number | string });
+        conditions.push({ type: 'range', property: base, operator: 'lte', value: convert(f, parts[1], name) as number | string });
+      } else {
+        conditions.push({
+          type: 'range', property: base, operator: key as 'gt' | 'gte' | 'lt' | 'lte', value: convert(f, value, name) as number | string,
+        });
+      }
+      continue;
+    }
+    if ((DATE_OPS as readonly string[]).includes(key)) {
+      const f = filterOf(resource, 'date', base);
+      if (f === undefined) throw unknown(name, resource);
+      conditions.push({ type: 'date', property: base, operator: key as typeof DATE_OPS[number], value: convert(f, value, name) as string });
+      continue;
+    }
+    throw unknown(name, resource);
+  }
+  for (const [property, values] of searches) {
+    const f = filterOf(resource, 'search', property) as ResolvedFilter;
+    conditions.push({ type: 'search', property, strategy: f.strategy ?? 'exact', values });
+  }
+  if (!pg.enabled) {
+    return { conditions, order, page: 1, itemsPerPage: pg.maximumItemsPerPage, partial: pg.partial };
+  }
+  const pageValue = single(pairs, 'page');
+  const sizeValue = pg.clientItemsPerPage ? single(pairs, 'itemsPerPage') : undefined;
+  const partialValue = pg.clientPartial ? single(pairs, 'partial') : undefined;
+  return {
+    conditions,
+    order,
+    page: pageValue === undefined ? 1 : pageNumber(pageValue, 'page', MAX_PAGE),
+    itemsPerPage: sizeValue === undefined ? pg.itemsPerPage : pageNumber(sizeValue, 'itemsPerPage', pg.maximumItemsPerPage),
+    partial: partialValue === undefined ? pg.partial : convertValue('boolean', partialValue, 'partial') as boolean,
+  };
+}
+
+function encode(value: string): string {
+  return encodeURIComponent(value).replace(/%5B/g, '[').replace(/%5D/g, ']');
+}
+
+/**
+ * Writes a query back as a query string that {@link parseCollectionQuery} reads into the same
+ * query (filters first, in order, then pagination; defaults left out). Used for the view links.
+ * @param page - the page to link to (default the query's)
+ */
+export function formatCollectionQuery(query: CollectionQuery, resource: Resource, page = query.page): string {
+  const parts: string[] = [];
+  const pg = resource.pagination;
+  for (const c of query.conditions) {
+    switch (c.type) {
+      case 'search':
+        for (const v of c.values) parts.push(`${encode(c.values.length > 1 ? `${c.property}[]` : c.property)}=${encode(String(v))}`);
+        break;
+      case 'range': parts.push(`${encode(`${c.property}[${c.operator}]`)}=${encode(String(c.value))}`); break;
+      case 'boolean': parts.push(`${encode(c.property)}=${String(c.value)}`); break;
+      case 'date': parts.push(`${encode(`${c.property}[${c.operator}]`)}=${encode(c.value)}`); break;
+      case 'exists': parts.push(`${encode(`exists[${c.property}]`)}=${String(c.value)}`); break;
+    }
+  }
+  for (const o of query.order) parts.push(`${encode(`order[${o.property}]`)}=${o.direction}`);
+  if (pg.enabled) {
+    if (query.itemsPerPage !== pg.itemsPerPage) parts.push(`itemsPerPage=${query.itemsPerPage}`);
+    if (query.partial !== pg.partial) parts.push(`partial=${String(query.partial)}`);
+    parts.push(`page=${page}`);
+  }
+  return parts.join('&');
+}

@@ -1,0 +1,54 @@
+import type { Resource } from '../resource/defineResource';
+import type { CollectionPage } from '../state/types';
+import type { RequestBase } from './ApiContext';
+import { itemIri } from './iri';
+import type { PageLinks } from './pagination';
+
+/**
+ * HAL (`application/hal+json`, API Platform's `jsonhal` format): `_links.self`, relations as
+ * links (not properties), collections with `_embedded.item` and page links.
+ * @module
+ */
+
+type Href = { href: string };
+
+/** An item: its properties, relations moved to `_links`. */
+export function itemHal(
+  resource: Resource, normalized: Record<string, unknown>, base: RequestBase,
+): Record<string, unknown> {
+  const self = itemIri(resource.routePrefix, normalized.id as number, base.baseUrl);
+  const links: Record<string, Href> = { self: { href: self } };
+  const out: Record<string, unknown> = { _links: links };
+  const relations = new Set(resource.metadata.properties.filter((p) => p.kind === 'relation').map((p) => p.name));
+  for (const [k, v] of Object.entries(normalized)) {
+    if (relations.has(k)) {
+      if (typeof v === 'string') links[k] = { href: v };
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** A collection page. */
+export function collectionHal(
+  resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, base: RequestBase,
+): Record<string, unknown> {
+  const items = members.map((m) => itemHal(resource, m, base));
+  const l: Record<string, unknown> = { self: { href: links.self } };
+  for (const k of ['first', 'last', 'previous', 'next'] as const) if (links[k] !== undefined) l[k] = { href: links[k] };
+  l.item = items.map((i) => (i._links as { self: Href }).self);
+  return {
+    _links: l,
+    ...(page.totalItems !== undefined ? { totalItems: page.totalItems } : {}),
+    itemsPerPage: page.items.length,
+    _embedded: { item: items },
+  };
+}
+
+/** The entrypoint: a link per resource collection. */
+export function entrypointHal(entrypoint: string, collections: Record<string, string>): Record<string, unknown> {
+  const links: Record<string, Href> = { self: { href: entrypoint } };
+  for (const [k, v] of Object.entries(collections)) links[k] = { href: v };
+  return { _links: links };
+}

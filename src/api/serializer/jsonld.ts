@@ -1,0 +1,239 @@
+import type { Resource } from '../resource/defineResource';
+import type { CollectionPage, PropertyKind } from '../state/types';
+import type { Violation } from '../http/ApiErrors';
+import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
+import { itemIri } from './iri';
+import type { PageLinks } from './pagination';
+
+/**
+ * JSON-LD with Hydra (API Platform 3's `jsonld` format): items with `@context`, `@id`, `@type`;
+ * collections as `hydra:Collection` with `hydra:member`, `hydra:totalItems`, a
+ * `hydra:PartialCollectionView` and a `hydra:search` IRI template; contexts per class; the
+ * Hydra API documentation; errors as `hydra:Error` and `ConstraintViolationList`.
+ * @module
+ */
+
+export const HYDRA = 'http://www.w3.org/ns/hydra/core#';
+
+/** The classes that have a context besides the resources. */
+export const BUILT_IN_CLASSES = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const;
+
+export function contextIri(paths: ApiPaths, base: RequestBase, name: string): string {
+  return `${base.baseUrl}${paths.contexts}/${name}`;
+}
+
+/** An item without `@context` (a collection member). */
+export function memberJsonLd(
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
+): Record<string, unknown> {
+  return { '@id': itemIri(resource.routePrefix, normalized.id as number, base.baseUrl), '@type': resource.shortName, ...normalized };
+}
+
+/** An item document. */
+export function itemJsonLd(
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
+): Record<string, unknown> {
+  return { '@context': contextIri(paths, base, resource.shortName), ...memberJsonLd(resource, normalized, paths, base) };
+}
+
+/** The `hydra:search` IRI template of a resource's filters, or undefined without filters. */
+function searchTemplate(resource: Resource, path: string): Record<string, unknown> | undefined {
+  const parameters = resource.filters.flatMap((f) => f.parameters);
+  if (parameters.length === 0) return undefined;
+  return {
+    '@type': 'hydra:IriTemplate',
+    'hydra:template': `${path}{?${parameters.map((p) => p.name).join(',')}}`,
+    'hydra:variableRepresentation': 'BasicRepresentation',
+    'hydra:mapping': parameters.map((p) => ({
+      '@type': 'IriTemplateMapping', variable: p.name, property: p.property ?? null, required: false,
+    })),
+  };
+}
+
+/** A collection page. */
+export function collectionJsonLd(
+  resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, path: string,
+  paths: ApiPaths, base: RequestBase,
+): Record<string, unknown> {
+  const view: Record<string, unknown> = { '@id': links.self, '@type': 'hydra:PartialCollectionView' };
+  if (links.first !== undefined) view['hydra:first'] = links.first;
+  if (links.last !== undefined) view['hydra:last'] = links.last;
+  if (links.previous !== undefined) view['hydra:previous'] = links.previous;
+  if (links.next !== undefined) view['hydra:next'] = links.next;
+  const search = searchTemplate(resource, path);
+  return {
+    '@context': contextIri(paths, base, resource.shortName),
+    '@id': path,
+    '@type': 'hydra:Collection',
+    ...(page.totalItems !== undefined ? { 'hydra:totalItems': page.totalItems } : {}),
+    'hydra:member': members.map((m) => memberJsonLd(resource, m, paths, base)),
+    ...(resource.pagination.enabled ? { 'hydra:view': view } : {}),
+    ...(search !== undefined ? { 'hydra:search': search } : {}),
+  };
+}
+
+/** A key per resource: `book` for `Book`, `bookReview` for `BookReview`. */
+export function entrypointKey(shortName: string): string {
+  return shortName.charAt(0).toLowerCase() + shortName.slice(1);
+}
+
+/** The entrypoint (`GET /api`): a link per resource collection. */
+export function entrypointJsonLd(paths: ApiPaths, base: RequestBase): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    '@context': contextIri(paths, base, 'Entrypoint'), '@id': `${base.baseUrl}${paths.entrypoint}`, '@type': 'Entrypoint',
+  };
+  for (const r of paths.resources.values()) {
+    if (r.operations.some((op) => op.kind === 'GetCollection')) out[entrypointKey(r.shortName)] = `${base.baseUrl}${r.routePrefix}`;
+  }
+  return out;
+}
+
+const XSD: Partial<Record<PropertyKind, string>> = {
+  string: 'xmls:string', text: 'xmls:string', enum: 'xmls:string', integer: 'xmls:integer', number: 'xmls:decimal',
+  boolean: 'xmls:boolean', date: 'xmls:date', datetime: 'xmls:dateTime',
+};
+
+/** The JSON-LD context of a class (`/api/contexts/Book`), or undefined for an unknown name. */
+export function contextDocument(name: string, paths: ApiPaths, base: RequestBase): Record<string, unknown> | undefined {
+  const head = { '@vocab': vocabulary(paths, base), hydra: HYDRA };
+  const resource = paths.resources.get(name);
+  if (resource !== undefined) {
+    const terms: Record<string, unknown> = { ...head };
+    for (const p of resource.metadata.properties) {
+      terms[p.name] = p.kind === 'relation' ? { '@id': `${name}/${p.name}`, '@type': '@id' } : `${name}/${p.name}`;
+    }
+    return { '@context': terms };
+  }
+  if (name === 'Entrypoint') {
+    const terms: Record<string, unknown> = { ...head, Entrypoint: 'Entrypoint' };
+    for (const r of paths.resources.values()) {
+      const key = entrypointKey(r.shortName);
+      terms[key] = { '@id': `Entrypoint/${key}`, '@type': '@id' };
+    }
+    return { '@context': terms };
+  }
+  if (name === 'Error') return { '@context': { ...head, Error: 'hydra:Error' } };
+  if (name === 'ConstraintViolationList') {
+    return {
+      '@context': {
+        ...head,
+        ConstraintViolationList: 'ConstraintViolationList',
+        violations: 'ConstraintViolationList/violations',
+        propertyPath: 'ConstraintViolationList/propertyPath',
+        message: 'ConstraintViolationList/message',
+        code: 'ConstraintViolationList/code',
+      },
+    };
+  }
+  return undefined;
+}
+
+function supportedClass(r: Resource): Record<string, unknown> {
+  return {
+    '@id': `#${r.shortName}`,
+    '@type': 'hydra:Class',
+    'rdfs:label': r.shortName,
+    'hydra:title': r.shortName,
+    'hydra:description': r.description,
+    'hydra:supportedProperty': r.metadata.properties.map((p) => ({
+      '@type': 'hydra:SupportedProperty',
+      'hydra:property': {
+        '@id': `#${r.shortName}/${p.name}`,
+        '@type': p.kind === 'relation' ? 'hydra:Link' : 'rdf:Property',
+        'rdfs:label': p.name,
+        domain: `#${r.shortName}`,
+        range: p.kind === 'relation' ? `#${p.relation ?? ''}` : XSD[p.kind],
+      },
+      'hydra:title': p.name,
+      'hydra:required': !p.nullable,
+      'hydra:readable': !p.writeOnly,
+      'hydra:writeable': !p.readOnly,
+    })),
+    'hydra:supportedOperation': r.operations.filter((op) => op.item).map((op) => ({
+      '@type': 'hydra:Operation',
+      'hydra:method': op.method,
+      'hydra:title': op.summary,
+      ...(op.kind === 'Delete' ? { returns: 'owl:Nothing' } : { returns: `#${r.shortName}` }),
+      ...(op.kind === 'Put' || op.kind === 'Patch' ? { expects: `#${r.shortName}` } : {}),
+    })),
+  };
+}
+
+/** The Hydra API documentation (`/api/docs.jsonld`, API Platform's `DocumentationNormalizer`). */
+export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: string): Record<string, unknown> {
+  const resources = [...paths.resources.values()];
+  return {
+    '@context': {
+      '@vocab': vocabulary(paths, base),
+      hydra: HYDRA,
+      rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+      rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+      xmls: 'http://www.w3.org/2001/XMLSchema#',
+      owl: 'http://www.w3.org/2002/07/owl#',
+      domain: { '@id': 'rdfs:domain', '@type': '@id' },
+      range: { '@id': 'rdfs:range', '@type': '@id' },
+      subClassOf: { '@id': 'rdfs:subClassOf', '@type': '@id' },
+      expects: { '@id': 'hydra:expects', '@type': '@id' },
+      returns: { '@id': 'hydra:returns', '@type': '@id' },
+    },
+    '@id': `${base.baseUrl}${paths.docs}`,
+    '@type': 'hydra:ApiDocumentation',
+    'hydra:title': title,
+    'hydra:entrypoint': `${base.baseUrl}${paths.entrypoint}`,
+    'hydra:supportedClass': [
+      ...resources.map(supportedClass),
+      {
+        '@id': '#Entrypoint',
+        '@type': 'hydra:Class',
+        'hydra:title': 'The API entrypoint',
+        'hydra:supportedProperty': resources.map((r) => ({
+          '@type': 'hydra:SupportedProperty',
+          'hydra:property': {
+            '@id': `#Entrypoint/${entrypointKey(r.shortName)}`,
+            '@type': 'hydra:Link',
+            domain: '#Entrypoint',
+            'rdfs:label': `The collection of ${r.shortName} resources`,
+            range: 'hydra:Collection',
+            'hydra:supportedOperation': r.operations.filter((op) => !op.item).map((op) => ({
+              '@type': 'hydra:Operation',
+              'hydra:method': op.method,
+              'hydra:title': op.summary,
+              returns: op.kind === 'Post' ? `#${r.shortName}` : 'hydra:Collection',
+              ...(op.kind === 'Post' ? { expects: `#${r.shortName}` } : {}),
+            })),
+          },
+          'hydra:title': entrypointKey(r.shortName),
+          'hydra:readable': true,
+          'hydra:writeable': false,
+        })),
+        'hydra:supportedOperation': { '@type': 'hydra:Operation', 'hydra:method': 'GET', returns: '#EntryPoint' },
+      },
+      {
+        '@id': '#ConstraintViolationList',
+        '@type': 'hydra:Class',
+        'hydra:title': 'A constraint violation list',
+      },
+    ],
+  };
+}
+
+/** An error (API Platform 3 `hydra:Error`), or a `ConstraintViolationList` when there are violations. */
+export function errorJsonLd(
+  detail: string, violations: readonly Violation[] | undefined, paths: ApiPaths, base: RequestBase,
+): Record<string, unknown> {
+  if (violations !== undefined) {
+    return {
+      '@context': contextIri(paths, base, 'ConstraintViolationList'),
+      '@type': 'ConstraintViolationList',
+      'hydra:title': 'An error occurred',
+      'hydra:description': detail,
+      violations: violations.map((v) => ({ propertyPath: v.propertyPath, message: v.message, code: v.code })),
+    };
+  }
+  return {
+    '@context': contextIri(paths, base, 'Error'),
+    '@type': 'hydra:Error',
+    'hydra:title': 'An error occurred',
+    'hydra:description': detail,
+  };
+}

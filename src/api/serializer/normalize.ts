@@ -1,0 +1,24 @@
+import type { Resource } from '../resource/defineResource';
+import type { StoredItem } from '../state/types';
+import type { ApiPaths, RequestBase } from './ApiContext';
+import { itemIri } from './iri';
+
+/**
+ * An item as plain data (API Platform's `ObjectNormalizer` output before a format adds its
+ * keys): `id`, then every readable property (writeOnly ones left out), relations as IRIs.
+ */
+export function normalizeItem(
+  resource: Resource, item: StoredItem, paths: ApiPaths, base: RequestBase,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: item.id };
+  for (const p of resource.metadata.properties) {
+    if (p.writeOnly) continue;
+    const v = item.data[p.name] ?? null;
+    if (p.kind === 'relation' && typeof v === 'number') {
+      out[p.name] = itemIri(paths.prefixes[p.relation ?? ''] ?? '', v, base.baseUrl);
+    } else {
+      out[p.name] = v;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+import type {
+  CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, ResourceMetadata, StateContext,
+  StateProcessor, StateProvider, StoredItem, WriteOutcome,
+} from './types';
+
+/**
+ * A store in memory implementing the whole contract of `types.ts`: the reference the SQL store
+ * is checked against (the same conformance suite runs on both), and the store of unit tests.
+ * Items live in one `Map` per resource (by short name, so relations are checked against the
+ * target resource's items). Each call runs to its end without awaiting, so calls are atomic in
+ * one process. Nothing survives the process.
+ *
+ * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
+ * each replace; text strategies case-insensitive (`word_start`: the start of any word); nulls
+ * sort first ascending (as SQLite); `id asc` as the last sort key.
+ */
+export class MemoryState implements StateProvider, StateProcessor {
+  private readonly tables = new Map<string, Map<number, StoredItem>>();
+  private readonly nextIds = new Map<string, number>();
+  /** Relations seen in the metadata of each call: target short name → [source short name, property]. */
+  private readonly referrers = new Map<string, Array<[string, string]>>();
+
+  private table(resource: ResourceMetadata): Map<number, StoredItem> {
+    let t = this.tables.get(resource.shortName);
+    if (t === undefined) {
+      t = new Map();
+      this.tables.set(resource.shortName, t);
+      for (const p of resource.properties) {
+        if (p.kind !== 'relation' || p.relation === undefined) continue;
+        const list = this.referrers.get(p.relation) ?? [];
+        list.push([resource.shortName, p.name]);
+        this.referrers.set(p.relation, list);
+      }
+    }
+    return t;
+  }
+
+  /** @returns one page of the matching items, in the query's order then by id */
+  provideCollection(
+    resource: ResourceMetadata, query: CollectionQuery, context?: StateContext,
+  ): Promise<CollectionPage> {
+    const matching = [...this.table(resource).values()].filter((item) => query.conditions.every((c) => holds(c, item)));
+    matching.sort((a, b) => {
+      for (const o of query.order) {
+        const d = compare(a.data[o.property], b.data[o.property]);
+        if (d !== 0) return o.direction === 'asc' ? d : -d;
+      }
+      return a.id - b.id;
+    });
+    const start = (query.page - 1) * query.itemsPerPage;
+    const items = matching.slice(start, start + query.itemsPerPage);
+    context?.logQuery?.({ sql: `memory: ${resource.shortName} collection`, parameters: [], durationMs: 0, rows: items.length });
+    return Promise.resolve({
+      items,
+      ...(query.partial ? {} : { totalItems: matching.length }),
+      hasNextPage: start + query.itemsPerPage < matching.length,
+    });
+  }
+
+  /** @returns the item, or null */
+  provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null> {
+    const item = this.table(resource).get(id) ?? null;
+    context?.logQuery?.({ sql: `memory: ${resource.shortName} item`, parameters: [id], durationMs: 0, rows: item === null ? 0 : 1 });
+    return Promise.resolve(item);
+  }
+
+  /** Stores a new item with the next id and version 1. */
+  create(resource: ResourceMetadata, data: Readonly<Record<string, unknown>>): Promise<WriteOutcome> {
+    const table = this.table(resource);
+    const bad = this.badRelation(resource, data);
+    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', property: bad });
+    const id = this.nextIds.get(resource.shortName) ?? 1;
+    this.nextIds.set(resource.shortName, id + 1);
+    const item = freezeItem(id, 1, resource, data);
+    table.set(id, item);
+    return Promise.resolve({ status: 'ok', item });
+  }
+
+  /** Replaces the item's data and bumps its version (only from `expectedVersion`, when given). */
+  replace(
+    resource: ResourceMetadata, id: number, data: Readonly<Record<string, unknown>>, expectedVersion?: number,
+  ): Promise<WriteOutcome> {
+    const table = this.table(resource);
+    const current = table.get(id);
+    if (current === undefined) return Promise.resolve({ status: 'not_found' });
+    if (expectedVersion !== undefined && current.version !== expectedVersion) return Promise.resolve({ status: 'conflict', current });
+    const bad = this.badRelation(resource, data);
+    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', property: bad });
+    const item = freezeItem(id, current.version + 1, resource, data);
+    table.set(id, item);
+    return Promise.resolve({ status: 'ok', item });
+  }
+
+  /** Deletes the item, unless another item refers to it. */
+  remove(resource: ResourceMetadata, id: number, expectedVersion?: number): Promise<DeleteOutcome> {
+    const table = this.table(resource);
+    const current = table.get(id);
+    if (current === undefined) return Promise.resolve({ status: 'not_found' });
+    if (expectedVersion !== undefined && current.version !== expectedVersion) return Promise.resolve({ status: 'conflict', current });
+    for (const [source, property] of this.referrers.get(resource.shortName) ?? []) {
+      for (const other of this.tables.get(source)?.values() ?? []) {
+        if (other.data[property] === id) return Promise.resolve({ status: 'referenced', by: `${source} ${other.id}` });
+      }
+    }
+    table.delete(id);
+    return Promise.resolve({ status: 'ok' });
+  }
+
+  /** Forgets every item of every resource (ids start from 1 again). For tests and demos. */
+  clear(): void {
+    for (const t of this.tables.values()) t.clear();
+    this.nextIds.clear();
+  }
+
+  private badRelation(resource: ResourceMetadata, data: Readonly<Record<string, unknown>>): string | undefined {
+    for (const p of resource.properties) {
+      if (p.kind !== 'relation' || p.relation === undefined) continue;
+      const v = data[p.name];
+      if (v === null || v === undefined) continue;
+      if (typeof v !== 'number' || this.tables.get(p.relation)?.has(v) !== true) return p.name;
+    }
+    return undefined;
+  }
+}
+
+function freezeItem(
+  id: number, version: number, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
+): StoredItem {
+  const copy: Record<string, unknown> = {};
+  for (const p of resource.properties) copy[p.name] = data[p.name] ?? null;
+  return Object.freeze({ id, version, data: Object.freeze(copy) });
+}
+
+/** A stored value as text (strings as they are). */
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Ascending order of two property values; null first. */
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const x = asText(a);
+  const y = asText(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function textMatch(strategy: string, value: string, wanted: string): boolean {
+  const v = value.toLowerCase();
+  const w = wanted.toLowerCase();
+  switch (strategy) {
+    case 'partial': return v.includes(w);
+    case 'start': return v.startsWith(w);
+    case 'end': return v.endsWith(w);
+    case 'word_start': return v.startsWith(w) || v.split(/\s+/).some((word) => word.startsWith(w));
+    default: return value === wanted;
+  }
+}
+
+/** Whether the item satisfies one condition (the semantics the SQL store's WHERE clauses mirror). */
+function holds(c: FilterCondition, item: StoredItem): boolean {
+  const v = item.data[c.property];
+  switch (c.type) {
+    case 'search':
+      if (v === null || v === undefined) return false;
+      return c.values.some((w) => (c.strategy === 'exact' ? v === w : textMatch(c.strategy, asText(v), String(w))));
+    case 'range': {
+      if (v === null || v === undefined) return false;
+      const d = compare(v, c.value);
+      return c.operator === 'gt' ? d > 0 : c.operator === 'gte' ? d >= 0 : c.operator === 'lt' ? d < 0 : d <= 0;
+    }
+    case 'boolean': return v === c.value;
+    case 'date': {
+      if (v === null || v === undefined) return false;
+      const d = compare(v, c.value);
+      switch (c.operator) {
+        case 'before': return d <= 0;
+        case 'strictly_before': return d < 0;
+        case 'after': return d >= 0;
+        case 'strictly_after': return d > 0;
+      }
+      return false;
+    }
+    case 'exists': return (v !== null && v !== undefined) === c.value;
+  }
+}

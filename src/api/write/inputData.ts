@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Resource } from '../resource/defineResource';
+import type { Violation } from '../http/ApiErrors';
+import { ValidationError } from '../http/ApiErrors';
+import { idFromIri } from '../serializer/iri';
+import { unwrapSchema } from '../schema/metadata';
+
+/**
+ * From a denormalized object (what the client sent, merged for PATCH) to the data a store
+ * keeps: validation by the resource's zod schema (API Platform's validator), relation IRIs to
+ * ids, date-times to UTC ISO strings. readOnly properties and `id` are not written.
+ * @module
+ */
+
+const INPUT_SCHEMAS = new WeakMap<Resource, z.ZodObject>();
+
+/** The schema of what clients may write: the resource's schema without `id` and readOnly properties. */
+export function inputSchema(resource: Resource): z.ZodObject {
+  let schema = INPUT_SCHEMAS.get(resource);
+  if (schema === undefined) {
+    const omitted: Record<string, true> = {};
+    if ('id' in resource.schema.shape) omitted.id = true;
+    for (const p of resource.metadata.properties) if (p.readOnly) omitted[p.name] = true;
+    schema = resource.schema.omit(omitted);
+    INPUT_SCHEMAS.set(resource, schema);
+  }
+  return schema;
+}
+
+const NULLABLE = new WeakMap<Resource, ReadonlySet<string>>();
+
+/** The properties whose schema accepts null (`.nullable()`), not only absence (`.optional()`, `.default()`). */
+function nullableProperties(resource: Resource): ReadonlySet<string> {
+  let set = NULLABLE.get(resource);
+  if (set === undefined) {
+    const shape = resource.schema.shape as Record<string, z.ZodType>;
+    set = new Set(resource.metadata.properties.filter((p) => unwrapSchema(shape[p.name]).nullable).map((p) => p.name));
+    NULLABLE.set(resource, set);
+  }
+  return set;
+}
+
+/**
+ * The writable properties of an object; an absent property is null when its schema accepts null
+ * (PUT replaces every property), else left absent (its default applies, or it is required).
+ */
+export function writableView(resource: Resource, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const nullable = nullableProperties(resource);
+  for (const p of resource.metadata.properties) {
+    if (p.readOnly) continue;
+    const v = Object.prototype.hasOwnProperty.call(object, p.name) ? object[p.name] : undefined;
+    if (v !== undefined) out[p.name] = v;
+    else if (nullable.has(p.name)) out[p.name] = null;
+  }
+  return out;
+}
+
+/**
+ * Validates `object` and converts it to stored data.
+ * @param prefixes - collection path by short name (relations' IRIs)
+ * @param baseUrl - the mount path IRIs may carry
+ * @returns every writable property, in the contract's value shapes
+ * @throws ValidationError (422) with one violation per failed constraint or bad relation IRI
+ */
+export function toStoredData(
+  resource: Resource,
+  object: Readonly<Record<string, unknown>>,
+  prefixes: Readonly<Record<string, string>>,
+  baseUrl: string,
+): Record<string, unknown> {
+  const view = writableView(resource, object);
+  const parsed = inputSchema(resource).safeParse(view);
+  if (!parsed.success) {
+    throw new ValidationError(parsed.error.issues.map((i): Violation => ({
+      propertyPath: i.path.map(String).join('.'),
+      message: i.message,
+      code: i.code,
+    })));
+  }
+  const value = parsed.data;
+  const data: Record<string, unknown> = {};
+  const violations: Violation[] = [];
+  for (const p of resource.metadata.properties) {
+    if (p.readOnly) continue;
+    const v = value[p.name] ?? null;
+    if (v === null) { data[p.name] = null; continue; }
+    if (p.kind === 'relation') {
+      const prefix = prefixes[p.relation ?? ''] ?? '';
+      const id = typeof v === 'string' ? idFromIri(v, prefix, baseUrl) : null;
+      if (id === null) {
+        violations.push({
+          propertyPath: p.name, code: 'invalid_iri', message: `Expected the IRI of a ${p.relation ?? ''} (${prefix}/<id>).`,
+        });
+      }
+      data[p.name] = id;
+    } else if (p.kind === 'datetime' && typeof v === 'string') {
+      data[p.name] = new Date(v).toISOString();
+    } else {
+      data[p.name] = v;
+    }
+  }
+  if (violations.length > 0) throw new ValidationError(violations);
+  return data;
+}
+
+/** The 422 for a relation the store says names no item. */
+export function invalidRelation(resource: Resource, property: string): ValidationError {
+  const target = resource.metadata.properties.find((p) => p.name === property)?.relation ?? 'item';
+  return new ValidationError([{ propertyPath: property, code: 'invalid_relation', message: `No ${target} has this IRI.` }]);
+}
