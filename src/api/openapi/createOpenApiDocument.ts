@@ -93,9 +93,21 @@ function itemContent(names: ResourceSchemaNames, formats: readonly string[]): Re
   return Object.fromEntries(formats.filter((f) => f in byFormat).map((f) => [f, { schema: ref(byFormat[f]) }]));
 }
 
+/**
+ * What the router can answer before the operation runs, for an id its requirement refuses: a
+ * 404 when no route matches the path, a 405 when another operation's route on the same path
+ * (with a looser requirement) matches it, both rendered by the kernel (problem details for a
+ * client that accepts them, else its HTML page), as for any unrouted request.
+ */
+interface RouterAnswers {
+  readonly refusesIds: boolean;
+  readonly otherMethodsMatch: boolean;
+}
+
 /** The 4xx statuses an operation can answer. */
-function errorStatuses(op: OperationDescription, withSecurity: boolean): number[] {
+function errorStatuses(op: OperationDescription, withSecurity: boolean, router: RouterAnswers): number[] {
   const statuses = new Set<number>([406]);
+  if (router.otherMethodsMatch) statuses.add(405);
   // wrong credentials are a 401 on any route the firewall covers
   if (withSecurity) statuses.add(401);
   if (op.secured || op.securedPostDenormalize) statuses.add(403);
@@ -107,13 +119,25 @@ function errorStatuses(op: OperationDescription, withSecurity: boolean): number[
   return [...statuses].sort((a, b) => a - b);
 }
 
-function errorResponse(status: number): object {
+function errorResponse(status: number, router: RouterAnswers): object {
   const violations = status === 422;
+  if (status === 405) {
+    return {
+      description: 'Method not allowed: the id is not one this operation accepts, but the route of another '
+        + 'method matches it (the `Allow` header lists them).',
+      content: { [PROBLEM]: { schema: ref(ERROR_SCHEMAS.error) }, 'text/html': { schema: { type: 'string' } } },
+    };
+  }
   return {
     description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
     content: {
       [PROBLEM]: { schema: ref(violations ? ERROR_SCHEMAS.violations : ERROR_SCHEMAS.error) },
       [JSONLD]: { schema: ref(violations ? ERROR_SCHEMAS.violationsJsonLd : ERROR_SCHEMAS.errorJsonLd) },
+      // the HTTP Basic challenge (Symfony's BasicAuthenticationEntryPoint): an empty text/html body
+      ...(status === 401 ? { 'text/html': { schema: { type: 'string', maxLength: 0 } } } : {}),
+      // an id the route's requirement refuses matches no route: the router's 404, an HTML page for
+      // a client that accepts no problem details (as for any unrouted request)
+      ...(status === 404 && router.refusesIds ? { 'text/html': { schema: { type: 'string' } } } : {}),
     },
   };
 }
@@ -172,7 +196,7 @@ function parametersOf(op: OperationDescription): unknown[] {
       description: 'The item\'s identifier.',
       schema: requirement === '\\d+'
         ? { type: 'integer', minimum: 0 }
-        : { type: 'string', minLength: 1, ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
+        : { type: 'string', pattern: `^(?:${requirement ?? '[^/]+'})$` },
     });
   }
   for (const p of op.parameters) {
@@ -206,8 +230,15 @@ function operationObject(
   op: OperationDescription, resource: ResourceDescription, names: ResourceSchemaNames, api: ApiDescription,
   operationId: string, schemes: readonly SecuritySchemeName[],
 ): Record<string, unknown> {
+  const requirement = op.requirements.id;
+  const router: RouterAnswers = {
+    // without a requirement, symfony/routing's default `[^/]+` still refuses an id holding a `/`
+    refusesIds: op.item,
+    otherMethodsMatch: op.item && requirement !== undefined && api.resources.some((r) => r.operations
+      .some((other) => other.path === op.path && other.method !== op.method && other.requirements.id !== requirement)),
+  };
   const responses: Record<string, unknown> = successResponses(op, names, api.formats);
-  for (const status of errorStatuses(op, schemes.length > 0)) responses[status] = errorResponse(status);
+  for (const status of errorStatuses(op, schemes.length > 0, router)) responses[status] = errorResponse(status, router);
   const operation: Record<string, unknown> = {
     operationId,
     tags: [resource.shortName],

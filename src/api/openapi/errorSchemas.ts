@@ -21,9 +21,10 @@ export const ERROR_SCHEMAS = Object.freeze({
 /** What each status means, for its OpenAPI response description. */
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = Object.freeze({
   400: 'Bad request: a malformed body, an unknown filter, a bad filter value or page.',
-  401: 'Unauthorized: no or wrong credentials (the `WWW-Authenticate` header says how to authenticate).',
+  401: 'Unauthorized: no or wrong credentials. The `WWW-Authenticate` header says how to authenticate; the '
+    + 'HTTP Basic challenge itself has an empty body.',
   403: 'Forbidden: the credentials do not grant the operation.',
-  404: 'Not found: no item has this id.',
+  404: 'Not found: no item has this id (or the id is not one the route accepts: the router\'s 404).',
   406: 'Not acceptable: none of the API formats is acceptable (the Accept header).',
   409: 'Conflict: other items still refer to this one.',
   412: 'Precondition failed: the If-Match tag is not the item\'s current ETag; nothing was changed.',
