@@ -17,6 +17,8 @@ export { createProfilerStorage } from './storage/createProfilerStorage';
 export type { ProfilerStorageConfig } from './storage/createProfilerStorage';
 export type { ProfilerStorageOptions } from './storage/retention';
 export type { DataCollector, CollectorSummary, CollectorStatus } from './collectors/DataCollector';
+export { DatabaseCollector } from './collectors/DatabaseCollector';
+export type { DatabaseData, DatabaseQuery } from './collectors/DatabaseCollector';
 export { redact, redactUrl, REDACTED } from './redaction';
 export { requestLog } from './requestLogger';
 export type { LogRecord } from './requestLogger';

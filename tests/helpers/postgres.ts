@@ -40,7 +40,10 @@ async function freePort(): Promise<number> {
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
-  if (line === undefined) throw new Error('running as root and no "postgres" user to run PostgreSQL as (apt-get install -y postgresql makes it)');
+  if (line === undefined) {
+    throw new Error('running as root and no "postgres" user to run PostgreSQL as '
+      + '(apt-get install -y postgresql makes it)');
+  }
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -61,7 +64,9 @@ async function waitReady(url: string, child: ChildProcess, log: () => string, ti
       await query(url, 'select 1');
       return;
     } catch (e) {
-      if (Date.now() > deadline) throw new Error(`postgres did not answer within ${timeoutMs} ms: ${(e as Error).message}\n${log()}`);
+      if (Date.now() > deadline) {
+        throw new Error(`postgres did not answer within ${timeoutMs} ms: ${(e as Error).message}\n${log()}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -82,8 +87,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = path.join(dir, 'data');
   const asUser = user === undefined ? {} : { uid: user.uid, gid: user.gid };
   const env = { ...process.env, LC_ALL: 'C.UTF-8', HOME: dir };
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8'],
-    { ...asUser, env, stdio: 'pipe', cwd: dir });
+  const initArgs = ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8'];
+  execFileSync(path.join(bin, 'initdb'), initArgs, { ...asUser, env, stdio: 'pipe', cwd: dir });
   const port = await freePort();
   let output = '';
   const child = spawn(path.join(bin, 'postgres'), [

@@ -30,7 +30,10 @@ const PROGRAMS: Record<Program, Lookup> = {
     needs: ['Routing', 'Yaml', 'Config'].map((c) => `/usr/share/php/Symfony/Component/${c}/autoload.php`),
   },
   // Debian keeps the server's programs off PATH, one folder per major version: the newest first
-  postgresql: { packages: 'postgresql', candidates: [...postgresBinDirs().map((d) => path.join(d, 'initdb')), 'initdb'] },
+  postgresql: {
+    packages: 'postgresql',
+    candidates: [...postgresBinDirs().map((d) => path.join(d, 'initdb')), 'initdb'],
+  },
 };
 
 /** `/usr/lib/postgresql/<major>/bin` folders, newest major first. */

@@ -48,6 +48,18 @@ export interface ConditionCompiler {
 const or = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
   (parts.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`(${sql.join(parts, sql` or `)})`);
 
+/**
+ * A bound value for a comparison with a column: on PostgreSQL a number compared with an integer
+ * column is cast to `double precision` (the server would type the parameter as the column's
+ * `integer` and refuse `1.5`; `pages > 1.5` must simply hold for 2).
+ */
+function operand(kind: string, value: unknown, rules: ConditionCompiler): RawBuilder<unknown> {
+  if (rules.flavour === 'postgres' && typeof value === 'number' && (kind === 'integer' || kind === 'relation')) {
+    return sql`cast(${value} as double precision)`;
+  }
+  return sql`${value}`;
+}
+
 const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const DATE_COMPARISON = { before: '<=', strictly_before: '<', after: '>=', strictly_after: '>' } as const;
 
@@ -72,7 +84,8 @@ export function predicateOf(
   switch (condition.type) {
     case 'search': {
       if (condition.strategy === 'exact') {
-        return or(condition.values.map((v) => sql<SqlBool>`${column} = ${toColumn(property, v, rules.flavour)}`));
+        return or(condition.values.map((v) =>
+          sql<SqlBool>`${column} = ${operand(property.kind, toColumn(property, v, rules.flavour), rules)}`));
       }
       const folded = rules.folding(column);
       const strategy = condition.strategy;
@@ -80,7 +93,8 @@ export function predicateOf(
         .map((pattern) => sql<SqlBool>`${folded} like ${pattern} escape '\\'`));
     }
     case 'range':
-      return sql<SqlBool>`${column} ${sql.raw(COMPARISON[condition.operator])} ${condition.value}`;
+      return sql<SqlBool>`${column} ${sql.raw(COMPARISON[condition.operator])}
+        ${operand(property.kind, condition.value, rules)}`;
     case 'date':
       return sql<SqlBool>`${column} ${sql.raw(DATE_COMPARISON[condition.operator])} ${condition.value}`;
     case 'boolean':

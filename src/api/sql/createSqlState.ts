@@ -111,13 +111,15 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
   const pathOption = options.optionNames?.sqlitePath ?? 'sqlitePath';
   const timeoutMs = resolveTimeout(options.timeoutMs);
   if (options.url !== undefined && options.sqlitePath !== undefined) {
-    throw new KernelConfigError(urlOption, `give either ${urlOption} (PostgreSQL) or ${pathOption} (SQLite), not both.`);
+    throw new KernelConfigError(urlOption,
+      `give either ${urlOption} (PostgreSQL) or ${pathOption} (SQLite), not both.`);
   }
   let dialect: LoggedDialect;
   if (options.url !== undefined) {
     if (!/^postgres(ql)?:\/\//i.test(options.url)) {
       const shown = JSON.stringify(withoutPassword(options.url));
-      throw new KernelConfigError(urlOption, `expected a postgres:// URL, e.g. postgres://app@127.0.0.1:5432/app, got ${shown}.`);
+      throw new KernelConfigError(urlOption,
+        `expected a postgres:// URL, e.g. postgres://app@127.0.0.1:5432/app, got ${shown}.`);
     }
     dialect = new LoggedDialect(postgresDialect(options.url, options, timeoutMs), 'postgres');
   } else {
@@ -147,7 +149,8 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
           throw new KernelConfigError(options.url !== undefined ? urlOption : pathOption,
             `cannot migrate the ${where}: ${reason}`);
         }
-        throw new Error(`Migration ${JSON.stringify(failed ?? '(setup)')} failed on the ${where}: ${reason}`, { cause: error });
+        const name = JSON.stringify(failed ?? '(setup)');
+        throw new Error(`Migration ${name} failed on the ${where}: ${reason}`, { cause: error });
       }
       return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },

@@ -12,3 +12,4 @@ export {
 export type { Migration, Migrations } from './migrations';
 export type { SqlFlavour } from './LoggedDialect';
 export { isStoreOutage } from './outage';
+export { MAX_LOGGED_QUERIES, queryLogFor } from './queryLog';

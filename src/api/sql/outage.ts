@@ -1,7 +1,9 @@
 import { isSqliteUnavailable } from '../../storage/sqlite';
 
 /** Node socket errors of a database that cannot be reached. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN',
+]);
 
 /**
  * PostgreSQL SQLSTATE classes and codes that mean the server cannot serve now rather than a bug
@@ -13,7 +15,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const PG_UNAVAILABLE = /^(08|53|57P0[1-5]|57014|25006|55P03)/;
 
 /** Messages of `pg` itself (not the server) when the connection is gone or never came. */
-const PG_CLIENT_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end)/i;
+const PG_CLIENT_MESSAGES = new RegExp('^(Connection terminated|timeout exceeded when trying to connect'
+  + '|Client has encountered a connection error|Cannot use a pool after calling end)', 'i');
 
 /**
  * Whether an error thrown by a database driver means the store is unavailable (a 503), not that

@@ -39,6 +39,7 @@ export function builtInCollectors(logBufferOf: (req: Request) => LogBuffer | und
 export type { CollectorStatus, CollectorSummary, DataCollector } from './DataCollector';
 export type { ConfigData } from './ConfigCollector';
 export type { CorsData } from './CorsCollector';
+export type { DatabaseData, DatabaseQuery } from './DatabaseCollector';
 export type { ExceptionCollectorData, ExceptionEntry } from './ExceptionCollector';
 export type { LocaleData } from './LocaleCollector';
 export type { LoggerData } from './LoggerCollector';

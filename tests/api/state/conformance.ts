@@ -1,0 +1,379 @@
+/**
+ * The conformance suite of the state contract (src/api/state/types.ts): one set of cases that
+ * every StateProvider/StateProcessor pair must pass, run by sqlite.test.ts, postgres.test.ts and
+ * memory.test.ts (habit 10: one suite per interface, every implementation). Not a test file itself.
+ */
+import fc from 'fast-check';
+import type {
+  CollectionQuery, FilterCondition, PropertyMetadata, ResourceMetadata, SearchStrategy, StateProcessor, StateProvider,
+  StoredItem,
+} from '../../../src/api/state/types';
+import { referencePage } from './reference';
+
+/** A store under test, empty, with tables (or whatever it needs) for the given resources. */
+export interface StoreUnderTest {
+  readonly provider: StateProvider;
+  readonly processor: StateProcessor;
+  close(): Promise<void>;
+}
+
+/** Opens a new, empty store for the resources (a relation's target comes first in the list). */
+export type OpenStore = (resources: readonly ResourceMetadata[]) => Promise<StoreUnderTest>;
+
+const prop = (name: string, kind: PropertyMetadata['kind'], extra: Partial<PropertyMetadata> = {}): PropertyMetadata =>
+  ({ name, kind, nullable: true, readOnly: false, writeOnly: false, ...extra });
+
+export const AUTHOR: ResourceMetadata = {
+  shortName: 'Author',
+  table: 'authors',
+  properties: [prop('name', 'string', { nullable: false }), prop('born', 'date')],
+};
+
+export const BOOK: ResourceMetadata = {
+  shortName: 'Book',
+  table: 'books',
+  properties: [
+    prop('title', 'string', { nullable: false }),
+    prop('summary', 'text'),
+    prop('pages', 'integer'),
+    prop('price', 'number'),
+    prop('featured', 'boolean', { nullable: false }),
+    prop('publishedAt', 'date'),
+    prop('updatedAt', 'datetime'),
+    prop('format', 'enum', { enumValues: ['paperback', 'hardcover'] }),
+    prop('author', 'relation', { relation: 'Author' }),
+  ],
+};
+
+type BookData = Record<string, unknown>;
+
+/** A book with every property (nulls but title and featured). */
+export function book(values: BookData = {}): BookData {
+  return {
+    title: 'Untitled', summary: null, pages: null, price: null, featured: false, publishedAt: null,
+    updatedAt: null, format: null, author: null, ...values,
+  };
+}
+
+const query = (q: Partial<CollectionQuery> = {}): CollectionQuery =>
+  ({ conditions: [], order: [], page: 1, itemsPerPage: 30, partial: false, ...q });
+
+async function created(processor: StateProcessor, resource: ResourceMetadata, data: BookData): Promise<StoredItem> {
+  const outcome = await processor.create(resource, data);
+  if (outcome.status !== 'ok') throw new Error(`create failed: ${JSON.stringify(outcome)}`);
+  return outcome.item;
+}
+
+/**
+ * Declares the conformance cases.
+ * @param open - opens an empty store (called before each case)
+ * @param options - `propertyRuns`: fast-check runs of the property test @default 40
+ */
+export function describeStateConformance(open: OpenStore, options: { propertyRuns?: number } = {}): void {
+  let store: StoreUnderTest;
+  let provider: StateProvider;
+  let processor: StateProcessor;
+
+  beforeEach(async () => {
+    store = await open([AUTHOR, BOOK]);
+    ({ provider, processor } = store);
+  });
+  afterEach(async () => { await store.close(); });
+
+  const titles = async (q: Partial<CollectionQuery>): Promise<string[]> =>
+    (await provider.provideCollection(BOOK, query(q))).items.map((i) => i.data.title as string);
+  const search = (property: string, strategy: 'exact' | 'partial' | 'start' | 'end' | 'word_start',
+    ...values: (string | number)[]): FilterCondition => ({ type: 'search', property, strategy, values });
+
+  describe('create(resource, data)', () => {
+    test('stores every kind of value and gives it back as it came in, version 1', async () => {
+      const author = await created(processor, AUTHOR, { name: 'Frank Herbert', born: '1920-10-08' });
+      const data = book({
+        title: 'Dune', summary: 'Spice, sand and "worms" — ünïcode', pages: 412, price: 9.99, featured: true,
+        publishedAt: '1965-08-01', updatedAt: '2026-11-25T10:00:00.000Z', format: 'paperback', author: author.id,
+      });
+      const item = await created(processor, BOOK, data);
+      expect(item).toEqual({ id: expect.any(Number), version: 1, data });
+      expect(await provider.provideItem(BOOK, item.id)).toEqual(item);
+      const nulls = await created(processor, BOOK, book({ title: 'Nothing else' }));
+      expect((await provider.provideItem(BOOK, nulls.id))?.data).toEqual(book({ title: 'Nothing else' }));
+    });
+
+    test('ids come from the store: unique and increasing, never reused after a delete', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await created(processor, BOOK, book({ title: `B${i}` }))).id);
+      expect(new Set(ids).size).toBe(5);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(await processor.remove(BOOK, ids[4])).toEqual({ status: 'ok' });
+      expect((await created(processor, BOOK, book())).id).toBeGreaterThan(ids[4]);
+    });
+
+    test('a relation to a missing item is invalid_relation and stores nothing', async () => {
+      expect(await processor.create(BOOK, book({ author: 999 })))
+        .toEqual({ status: 'invalid_relation', property: 'author' });
+      expect((await provider.provideCollection(BOOK, query())).totalItems).toBe(0);
+    });
+  });
+
+  describe('provideItem(resource, id)', () => {
+    test('is null for an id never stored', async () => {
+      expect(await provider.provideItem(BOOK, 424242)).toBeNull();
+    });
+  });
+
+  describe('replace(resource, id, data, expectedVersion)', () => {
+    test('replaces the data and bumps the version', async () => {
+      const item = await created(processor, BOOK, book({ title: 'Dune' }));
+      const outcome = await processor.replace(BOOK, item.id, book({ title: 'Dune Messiah', pages: 256 }));
+      const data = book({ title: 'Dune Messiah', pages: 256 });
+      expect(outcome).toEqual({ status: 'ok', item: { id: item.id, version: 2, data } });
+      expect(await provider.provideItem(BOOK, item.id)).toEqual(outcome.status === 'ok' ? outcome.item : null);
+    });
+
+    test('with the stored version, replaces; with a stale one, is a conflict and changes nothing', async () => {
+      const item = await created(processor, BOOK, book({ title: 'Dune' }));
+      const first = await processor.replace(BOOK, item.id, book({ title: 'Second' }), 1);
+      expect(first.status).toBe('ok');
+      const stale = await processor.replace(BOOK, item.id, book({ title: 'Lost update' }), 1);
+      const stored = await provider.provideItem(BOOK, item.id);
+      expect(stale).toEqual({ status: 'conflict', current: stored });
+      expect(stored).toEqual({ id: item.id, version: 2, data: book({ title: 'Second' }) });
+    });
+
+    test('a missing item is not_found; a relation to a missing one is invalid_relation, no change', async () => {
+      expect(await processor.replace(BOOK, 424242, book())).toEqual({ status: 'not_found' });
+      const item = await created(processor, BOOK, book({ title: 'Dune' }));
+      expect(await processor.replace(BOOK, item.id, book({ author: 77 })))
+        .toEqual({ status: 'invalid_relation', property: 'author' });
+      expect(await provider.provideItem(BOOK, item.id)).toEqual(item);
+    });
+  });
+
+  describe('remove(resource, id, expectedVersion)', () => {
+    test('deletes the item; a second time it is not_found', async () => {
+      const item = await created(processor, BOOK, book());
+      expect(await processor.remove(BOOK, item.id)).toEqual({ status: 'ok' });
+      expect(await provider.provideItem(BOOK, item.id)).toBeNull();
+      expect(await processor.remove(BOOK, item.id)).toEqual({ status: 'not_found' });
+    });
+
+    test('with a stale version, is a conflict and deletes nothing', async () => {
+      const item = await created(processor, BOOK, book());
+      await processor.replace(BOOK, item.id, book({ title: 'v2' }));
+      const outcome = await processor.remove(BOOK, item.id, 1);
+      expect(outcome).toEqual({ status: 'conflict', current: await provider.provideItem(BOOK, item.id) });
+      expect(await processor.remove(BOOK, item.id, 2)).toEqual({ status: 'ok' });
+    });
+
+    test('an item another refers to is referenced and stays; once free, it goes', async () => {
+      const author = await created(processor, AUTHOR, { name: 'Stanisław Lem', born: null });
+      const solaris = await created(processor, BOOK, book({ title: 'Solaris', author: author.id }));
+      expect(await processor.remove(AUTHOR, author.id)).toEqual({ status: 'referenced', by: expect.any(String) });
+      expect(await provider.provideItem(AUTHOR, author.id)).toEqual(author);
+      await processor.remove(BOOK, solaris.id);
+      expect(await processor.remove(AUTHOR, author.id)).toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('provideCollection(resource, query): pages', () => {
+    test('an empty table is an empty page of 0 items with no next page', async () => {
+      expect(await provider.provideCollection(BOOK, query())).toEqual({ items: [], totalItems: 0, hasNextPage: false });
+      expect(await provider.provideCollection(BOOK, query({ partial: true })))
+        .toEqual({ items: [], hasNextPage: false });
+    });
+
+    test('pages split the items by id; totalItems counts them all; past the end is empty', async () => {
+      for (const t of ['A', 'B', 'C', 'D', 'E']) await created(processor, BOOK, book({ title: t }));
+      const page = (n: number, partial = false): Promise<unknown> =>
+        provider.provideCollection(BOOK, query({ page: n, itemsPerPage: 2, partial })).then((p) =>
+          ({ titles: p.items.map((i) => i.data.title), total: p.totalItems, next: p.hasNextPage }));
+      expect(await page(1)).toEqual({ titles: ['A', 'B'], total: 5, next: true });
+      expect(await page(3)).toEqual({ titles: ['E'], total: 5, next: false });
+      expect(await page(4)).toEqual({ titles: [], total: 5, next: false });
+      expect(await page(2, true)).toEqual({ titles: ['C', 'D'], total: undefined, next: true });
+      expect(await page(3, true)).toEqual({ titles: ['E'], total: undefined, next: false });
+    });
+
+    test('order: given keys, then id; nulls first ascending and last descending; stable across pages', async () => {
+      for (const [title, price] of [['a', 5], ['b', null], ['c', 5], ['d', 1], ['e', null]] as const) {
+        await created(processor, BOOK, book({ title, price }));
+      }
+      expect(await titles({ order: [{ property: 'price', direction: 'asc' }] })).toEqual(['b', 'e', 'd', 'a', 'c']);
+      expect(await titles({ order: [{ property: 'price', direction: 'desc' }] })).toEqual(['a', 'c', 'd', 'b', 'e']);
+      const pages = [];
+      for (let p = 1; p <= 3; p++) {
+        pages.push(...await titles({ order: [{ property: 'price', direction: 'desc' }], page: p, itemsPerPage: 2 }));
+      }
+      expect(pages).toEqual(['a', 'c', 'd', 'b', 'e']);
+      expect(await titles({ order: [{ property: 'title', direction: 'desc' }] })).toEqual(['e', 'd', 'c', 'b', 'a']);
+    });
+  });
+
+  describe('provideCollection(resource, query): filters', () => {
+    const TITLES = ['Dune', 'dune messiah', 'Children of Dune', '100% Dune', 'a_b', 'aXb', "O'Brien \"Quoted\"",
+      'Éclat', 'éclat noir', 'Straße', 'back\\slash'];
+
+    beforeEach(async () => {
+      for (const title of TITLES) await created(processor, BOOK, book({ title }));
+    });
+
+    test('exact compares equal, case and all, any of several values', async () => {
+      expect(await titles({ conditions: [search('title', 'exact', 'Dune')] })).toEqual(['Dune']);
+      expect(await titles({ conditions: [search('title', 'exact', 'dune', "O'Brien \"Quoted\"")] }))
+        .toEqual([TITLES[6]]);
+    });
+
+    test('partial, start and end match case-insensitively, Unicode letters too', async () => {
+      expect(await titles({ conditions: [search('title', 'partial', 'DUNE')] }))
+        .toEqual(['Dune', 'dune messiah', 'Children of Dune', '100% Dune']);
+      expect(await titles({ conditions: [search('title', 'start', 'dune')] })).toEqual(['Dune', 'dune messiah']);
+      expect(await titles({ conditions: [search('title', 'end', 'DUNE')] }))
+        .toEqual(['Dune', 'Children of Dune', '100% Dune']);
+      expect(await titles({ conditions: [search('title', 'partial', 'ÉCLAT')] })).toEqual(['Éclat', 'éclat noir']);
+      expect(await titles({ conditions: [search('title', 'partial', 'STRASSE')] })).toEqual([]);
+      expect(await titles({ conditions: [search('title', 'partial', 'straße')] })).toEqual(['Straße']);
+    });
+
+    test('% _ \\ and quotes in a value are literal characters, not patterns or SQL', async () => {
+      expect(await titles({ conditions: [search('title', 'partial', '%')] })).toEqual(['100% Dune']);
+      expect(await titles({ conditions: [search('title', 'partial', '_')] })).toEqual(['a_b']);
+      expect(await titles({ conditions: [search('title', 'partial', 'a_b')] })).toEqual(['a_b']);
+      expect(await titles({ conditions: [search('title', 'partial', '\\')] })).toEqual(['back\\slash']);
+      expect(await titles({ conditions: [search('title', 'partial', "o'brien \"q")] })).toEqual([TITLES[6]]);
+      expect(await titles({ conditions: [search('title', 'partial', "' OR 1=1 --")] })).toEqual([]);
+    });
+
+    test('word_start matches at the start of the value or after a space', async () => {
+      expect(await titles({ conditions: [search('title', 'word_start', 'mes')] })).toEqual(['dune messiah']);
+      expect(await titles({ conditions: [search('title', 'word_start', 'dune')] }))
+        .toEqual(['Dune', 'dune messiah', 'Children of Dune', '100% Dune']);
+      expect(await titles({ conditions: [search('title', 'word_start', 'une')] })).toEqual([]);
+      expect(await titles({ conditions: [search('title', 'word_start', 'NOIR', 'child')] }))
+        .toEqual(['Children of Dune', 'éclat noir']);
+    });
+  });
+
+  describe('provideCollection(resource, query): range, boolean, date, exists, relation', () => {
+    beforeEach(async () => {
+      const author = await created(processor, AUTHOR, { name: 'Dan Simmons', born: null });
+      const rows: BookData[] = [
+        { title: 'p1', price: 0, pages: 100, featured: true, publishedAt: '1989-05-26',
+          updatedAt: '2026-01-01T00:00:00.000Z' },
+        { title: 'p2', price: 9.5, pages: 200, featured: false, publishedAt: '1990-01-01', author: author.id },
+        { title: 'p3', price: -1.25, pages: null, featured: true, publishedAt: null,
+          updatedAt: '2025-12-31T23:59:59.999Z' },
+        { title: 'p4', price: null, pages: 200, featured: false, publishedAt: '1989-05-27', author: author.id },
+      ];
+      for (const r of rows) await created(processor, BOOK, book(r));
+    });
+
+    test('range: gt, gte, lt, lte on numbers (nulls never match)', async () => {
+      const range = (operator: 'gt' | 'gte' | 'lt' | 'lte', value: number): FilterCondition =>
+        ({ type: 'range', property: 'price', operator, value });
+      expect(await titles({ conditions: [range('gt', 0)] })).toEqual(['p2']);
+      expect(await titles({ conditions: [range('gte', 0)] })).toEqual(['p1', 'p2']);
+      expect(await titles({ conditions: [range('lt', 0)] })).toEqual(['p3']);
+      expect(await titles({ conditions: [range('lte', 9.5), range('gte', -1.25)] })).toEqual(['p1', 'p2', 'p3']);
+      // a fractional bound on an integer property (PostgreSQL would type the parameter as integer)
+      expect(await titles({ conditions: [{ type: 'range', property: 'pages', operator: 'gt', value: 150.5 }] }))
+        .toEqual(['p2', 'p4']);
+    });
+
+    test('exact on an integer and on a relation id', async () => {
+      expect(await titles({ conditions: [search('pages', 'exact', 200)] })).toEqual(['p2', 'p4']);
+      const author = (await provider.provideCollection(AUTHOR, query())).items[0];
+      expect(await titles({ conditions: [search('author', 'exact', author.id)] })).toEqual(['p2', 'p4']);
+    });
+
+    test('boolean and exists', async () => {
+      const featured = (value: boolean): FilterCondition => ({ type: 'boolean', property: 'featured', value });
+      expect(await titles({ conditions: [featured(true)] })).toEqual(['p1', 'p3']);
+      expect(await titles({ conditions: [featured(false)] })).toEqual(['p2', 'p4']);
+      expect(await titles({ conditions: [{ type: 'exists', property: 'publishedAt', value: false }] })).toEqual(['p3']);
+      expect(await titles({ conditions: [{ type: 'exists', property: 'author', value: true }] })).toEqual(['p2', 'p4']);
+    });
+
+    test('date: before and after include the day, the strict ones do not; datetimes too', async () => {
+      const date = (operator: 'before' | 'strictly_before' | 'after' | 'strictly_after', value: string,
+        property = 'publishedAt'): FilterCondition => ({ type: 'date', property, operator, value });
+      expect(await titles({ conditions: [date('before', '1989-05-27')] })).toEqual(['p1', 'p4']);
+      expect(await titles({ conditions: [date('strictly_before', '1989-05-27')] })).toEqual(['p1']);
+      expect(await titles({ conditions: [date('after', '1989-05-27')] })).toEqual(['p2', 'p4']);
+      expect(await titles({ conditions: [date('strictly_after', '1989-05-27')] })).toEqual(['p2']);
+      expect(await titles({ conditions: [date('after', '2026-01-01T00:00:00.000Z', 'updatedAt')] })).toEqual(['p1']);
+      expect(await titles({ conditions: [date('strictly_before', '2026-01-01T00:00:00.000Z', 'updatedAt')] }))
+        .toEqual(['p3']);
+    });
+
+    test('conditions all hold (AND), with order and pages', async () => {
+      const page = await provider.provideCollection(BOOK, query({
+        conditions: [{ type: 'boolean', property: 'featured', value: false }, search('pages', 'exact', 200)],
+        order: [{ property: 'publishedAt', direction: 'desc' }], itemsPerPage: 1,
+      }));
+      expect({ titles: page.items.map((i) => i.data.title), total: page.totalItems, next: page.hasNextPage })
+        .toEqual({ titles: ['p2'], total: 2, next: true });
+    });
+  });
+
+  describe('provideCollection(resource, query): property', () => {
+    const WORDS = ['Dune', 'dune', 'Hyper ion', '50%', 'a_b', "O'B", 'Éclat', 'éc', 'x y', 'ß', ''];
+    const DATES = ['1965-08-01', '1989-05-26', '1989-05-27', '2000-01-01'];
+    const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+    const row = fc.record({
+      title: text,
+      pages: fc.option(fc.integer({ min: -3, max: 3 }), { nil: null }),
+      price: fc.option(fc.constantFrom(-1.5, 0, 2.25, 1e6), { nil: null }),
+      featured: fc.boolean(),
+      publishedAt: fc.option(fc.constantFrom(...DATES), { nil: null }),
+    });
+    const condition: fc.Arbitrary<FilterCondition> = fc.oneof(
+      fc.record({
+        type: fc.constant('search' as const), property: fc.constant('title'),
+        strategy: fc.constantFrom<SearchStrategy[]>('exact', 'partial', 'start', 'end', 'word_start'),
+        values: fc.array(fc.constantFrom(...WORDS, 'DUNE', 'ION', '%', '_', 'É'), { minLength: 1, maxLength: 2 }),
+      }),
+      fc.record({
+        type: fc.constant('search' as const), property: fc.constant('pages'), strategy: fc.constant('exact' as const),
+        values: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 2 }),
+      }),
+      fc.record({ type: fc.constant('range' as const), property: fc.constantFrom('pages', 'price'),
+        operator: fc.constantFrom<('gt' | 'gte' | 'lt' | 'lte')[]>('gt', 'gte', 'lt', 'lte'),
+        value: fc.constantFrom(-1.5, 0, 1, 2.25) }),
+      fc.record({ type: fc.constant('boolean' as const), property: fc.constant('featured'), value: fc.boolean() }),
+      fc.record({ type: fc.constant('date' as const), property: fc.constant('publishedAt'),
+        operator: fc.constantFrom<('before' | 'strictly_before' | 'after' | 'strictly_after')[]>(
+          'before', 'strictly_before', 'after', 'strictly_after'),
+        value: fc.constantFrom(...DATES) }),
+      fc.record({
+        type: fc.constant('exists' as const), property: fc.constantFrom('pages', 'price', 'publishedAt'),
+        value: fc.boolean(),
+      }),
+    );
+    const collectionQuery: fc.Arbitrary<CollectionQuery> = fc.record({
+      conditions: fc.array(condition, { maxLength: 3 }),
+      order: fc.uniqueArray(fc.record({
+        property: fc.constantFrom('title', 'pages', 'price', 'featured', 'publishedAt', 'id'),
+        direction: fc.constantFrom('asc' as const, 'desc' as const),
+      }), { maxLength: 2, selector: (o) => o.property }),
+      page: fc.integer({ min: 1, max: 4 }),
+      itemsPerPage: fc.integer({ min: 1, max: 6 }),
+      partial: fc.boolean(),
+    });
+
+    test('for random items and queries, the page equals a plain JavaScript evaluation of the query', async () => {
+      const queries = fc.array(collectionQuery, { minLength: 1, maxLength: 4 });
+      await fc.assert(fc.asyncProperty(fc.array(row, { maxLength: 14 }), queries,
+        async (rows, queries) => {
+          const items: StoredItem[] = [];
+          try {
+            for (const r of rows) items.push(await created(processor, BOOK, book(r)));
+            for (const q of queries) {
+              expect(await provider.provideCollection(BOOK, q)).toEqual(referencePage(BOOK, items, q));
+            }
+          } finally {
+            for (const i of items) await processor.remove(BOOK, i.id);
+          }
+        }), { numRuns: options.propertyRuns ?? 40 });
+    });
+  });
+}
