@@ -29,6 +29,11 @@ export const DEMO_DEFAULTS = Object.freeze({
 
 /** Options of {@link createDemoKernel}. */
 export interface DemoKernelOptions {
+  /**
+   * Where books and authors are kept, already migrated and seeded (e.g. `openDemoDatabase()` from
+   * `./database`, the SQL store). @default a seeded in-memory store
+   */
+  store?: StateProvider & StateProcessor;
   /** @default true */
   debug?: boolean;
   /** @default 'dev' when debug, else 'prod' */
@@ -75,9 +80,9 @@ export interface DemoKernel extends Kernel {
 export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   const sqlitePath = options.sqlitePath ?? ':memory:';
   const database = openSqlite(sqlitePath, 'SQLITE_PATH');
-  const store = new MemoryState();
+  const store = options.store ?? new MemoryState();
   const resources = createDemoResources(store);
-  seedDemoData(store, resources);
+  if (options.store === undefined) seedDemoData(store, resources);
   const provider = new InMemoryUserProvider({
     users: {
       admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
