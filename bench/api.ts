@@ -2,7 +2,7 @@
  * API section (issue 9): the API layer against what a developer writes by hand, in the same run.
  *
  * - api: the demo service (`createDemoKernel`, debug off: every layer of the kernel, the Book
- *   resource on the SQLite store), `GET /api/books?page=1` (30 JSON-LD/Hydra items with
+ *   resource on the SQL store of `openDemoDatabase`, SQLite), `GET /api/books?page=1` (30 JSON-LD/Hydra items with
  *   `totalItems` and the view) and `GET /api/books/{id}` (one JSON-LD item with its ETag);
  * - peer: Express 5 + better-sqlite3 with two prepared statements (`bench/servers/apiPeer.ts`),
  *   `GET /books?page=1` and `GET /books/{id}`, the same rows as plain JSON.
@@ -17,8 +17,9 @@
  *   --rounds=5          rounds; verdicts on the median of per-round ratios (see pairedRatios)
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each profile
  */
-import { createDemoKernel } from '../src/demo/app';
-import { FIXTURE_ROWS, topUpBooks } from './apiFixture';
+import { openDemoDatabase } from '../src/demo/database';
+import { createDemoResources } from '../src/demo/resources';
+import { FIXTURE_ROWS, stateOf, topUpBooks } from './apiFixture';
 import { option } from './harness';
 import { printCpuProfiles } from './httpCpuProfile';
 import {
@@ -39,13 +40,13 @@ interface Cell {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Builds the fixture: the demo's own start-up makes the tables, then the books are topped up. */
+/** The fixture: the demo's database module makes the tables and the seed, then the books are topped up. */
 async function buildFixture(sqlitePath: string): Promise<{ table: string; rows: number }> {
-  const kernel = createDemoKernel({ debug: false, environment: 'bench', sqlitePath });
-  await kernel.ready;
-  const book = kernel.api.resources.find((r) => r.shortName === 'Book');
-  const author = kernel.api.resources.find((r) => r.shortName === 'Author');
-  await kernel.close();
+  const store = await openDemoDatabase({ SQLITE_PATH: sqlitePath });
+  const resources = createDemoResources(stateOf(store));
+  await store.close();
+  const book = resources.find((r) => r.shortName === 'Book');
+  const author = resources.find((r) => r.shortName === 'Author');
   if (book === undefined || author === undefined) throw new Error('the demo has no Book or Author resource');
   return { table: book.metadata.table, rows: topUpBooks(sqlitePath, book.metadata, author.metadata.table) };
 }
@@ -58,6 +59,7 @@ async function run(args: readonly string[]): Promise<void> {
   const fork = forkOptionsFrom(args, 'api');
   const tmp = tempFolder('api');
   const sqlitePath = tmp.file('api.sqlite');
+  const kernelSqlitePath = tmp.file('kernel.sqlite');
   try {
     const fixture = await buildFixture(sqlitePath);
     const randomId = (): number => 1 + Math.floor(Math.random() * fixture.rows);
@@ -84,8 +86,7 @@ async function run(args: readonly string[]): Promise<void> {
     const results = new Map<string, LoadResult[]>();
     for (let round = 0; round < rounds; round++) {
       const servers: Record<Cell['server'], BenchServer> = {
-        api: await startServer(`api-r${round + 1}`, { kind: 'demo', debug: false, environment: 'bench', sqlitePath },
-          fork),
+        api: await startServer(`api-r${round + 1}`, { kind: 'api-demo', sqlitePath, kernelSqlitePath }, fork),
         peer: await startServer(`peer-r${round + 1}`, { kind: 'api-peer', sqlitePath, table: fixture.table }, fork),
       };
       try {

@@ -5,7 +5,16 @@
  * 5th without a price, so nullable columns hold nulls as real data does).
  */
 import Database from 'better-sqlite3';
+import { SqlState, type SqlStore } from '../src/api/sql';
 import type { PropertyMetadata, ResourceMetadata } from '../src/api/state/types';
+
+/** The SQL store's provider, which is its processor too (one `SqlState`), as the demo wants it. */
+export function stateOf(store: SqlStore): SqlState {
+  if (!(store.provider instanceof SqlState) || store.processor !== store.provider) {
+    throw new Error('expected the SQL store\'s provider and processor to be one SqlState');
+  }
+  return store.provider;
+}
 
 /** Books in the fixture. */
 export const FIXTURE_ROWS = 10_000;

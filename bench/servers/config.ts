@@ -28,7 +28,12 @@ export type ServerConfig =
    * The `api` section's peer: Express 5 + better-sqlite3 on the same SQLite file, hand-written
    * routes `GET /books?page=N` (30 rows of `table` by id) and `GET /books/:id`, as plain JSON.
    */
-  | { kind: 'api-peer'; sqlitePath: string; table: string };
+  | { kind: 'api-peer'; sqlitePath: string; table: string }
+  /**
+   * The demo kernel (debug off) with its resources on `openDemoDatabase` (SQLite `sqlitePath`);
+   * sessions and throttling in `kernelSqlitePath`.
+   */
+  | { kind: 'api-demo'; sqlitePath: string; kernelSqlitePath: string };
 
 /** Parent → server. */
 export type ToServer = { type: 'rss'; id: number; gc?: boolean } | { type: 'stop' };

@@ -29,6 +29,8 @@ import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
 import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
 import { TEMPLATES_DIR } from '../../src/http/templates';
+import { openDemoDatabase } from '../../src/demo/database';
+import { stateOf } from '../apiFixture';
 import { apiPeer } from './apiPeer';
 import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer } from './config';
 
@@ -105,6 +107,13 @@ async function build(config: ServerConfig): Promise<Built> {
       });
       return { app: kernel, close: async () => { await kernel.close(); if (database.open) database.close(); } };
     }
+    case 'api-demo': {
+      const store = await openDemoDatabase({ SQLITE_PATH: config.sqlitePath });
+      const kernel = createDemoKernel({
+        debug: false, environment: 'bench', sqlitePath: config.kernelSqlitePath, store: stateOf(store),
+      });
+      return { app: kernel, close: async () => { await kernel.close(); await store.close(); } };
+    }
     case 'api-peer': {
       const peer = apiPeer(config.sqlitePath, config.table);
       return { app: peer.app, close: async () => { peer.close(); } };
@@ -137,17 +146,22 @@ async function build(config: ServerConfig): Promise<Built> {
 
 /**
  * The kernel finds its templates (and the profiler its views and assets) at
- * `<src>/../../templates`: the package root from `src/http` (ts-node, jest) and from `dist/http`,
- * but `build/templates` from the benchmarks' `build/src/http`, where there are none: every debug
- * error page and toolbar snippet would fail. Link `build/templates` to the package's templates.
+ * `<src>/../../templates`, and the demo its routes at `<src>/../../config/routes.yaml`: the
+ * package root from `src/http` (ts-node, jest) and from `dist/http`, but `build/` from the
+ * benchmarks' `build/src/...`, where there are none: every debug error page and toolbar snippet
+ * would fail, and so would the demo's routing table. Link `build/templates` and `build/config`
+ * to the package's.
  */
 function linkTemplates(): void {
-  if (fs.existsSync(TEMPLATES_DIR)) return;
-  const repo = path.resolve(__dirname, '..', '..', '..', 'templates');
-  try {
-    fs.symlinkSync(repo, TEMPLATES_DIR, 'dir');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  const root = path.resolve(__dirname, '..', '..', '..');
+  const build = path.resolve(__dirname, '..', '..');
+  for (const [dir, target] of [[TEMPLATES_DIR, 'templates'], [path.join(build, 'config'), 'config']] as const) {
+    if (fs.existsSync(dir)) continue;
+    try {
+      fs.symlinkSync(path.join(root, target), dir, 'dir');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 }
 
