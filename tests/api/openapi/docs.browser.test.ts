@@ -5,6 +5,7 @@
  * Skipped, with the reason printed, when no Chromium is installed.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createDemoKernel } from '../../../src/demo/app';
 import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
 import type { KernelOptions } from '../../../src/kernel/options';
 import { listen, type Listening } from '../../helpers/http';
@@ -83,6 +84,32 @@ describeWith('chromium')('the documentation page in a browser', () => {
     expect(loaded.csp).toContain("script-src 'self'");
     expect(loaded.operations.sort()).toEqual(SMALL_DOCUMENT_OPERATIONS);
     expect(loaded.problems).toEqual([]);
+  });
+});
+
+describeWith('chromium')('the demo\'s documentation page in a browser', () => {
+  test('shows every Book and Author operation of the generated document, under the production CSP', async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    const kernel = createDemoKernel({ debug: false });
+    const server = await listen(kernel);
+    try {
+      const loaded = await openDocs(browser, `http://${server.host}:${server.port}`);
+      const document = await (await fetch(`http://${server.host}:${server.port}/api/docs.json`)).json() as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const expected = Object.entries(document.paths)
+        .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+      expect(expected.length).toBeGreaterThanOrEqual(12);
+      expect(loaded.operations.sort()).toEqual(expected.sort());
+      expect(loaded.problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+      await kernel.close();
+    }
   });
 });
 
