@@ -15,6 +15,7 @@
  *   --duration=3        measured seconds per cell
  *   --warmup=1.5        warm-up seconds per cell (same load, not measured)
  *   --rounds=5          rounds; verdicts on the median of per-round ratios (see pairedRatios)
+ *   --cells=collection,item   which pairs of cells to run
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each profile
  */
 import { openDemoDatabase } from '../src/demo/database';
@@ -56,6 +57,7 @@ async function run(args: readonly string[]): Promise<void> {
   const duration = Number(option(args, 'duration') ?? 3);
   const warmup = Number(option(args, 'warmup') ?? 1.5);
   const rounds = Number(option(args, 'rounds') ?? 5);
+  const pairs = (option(args, 'cells') ?? 'collection,item').split(',');
   const fork = forkOptionsFrom(args, 'api');
   const tmp = tempFolder('api');
   const sqlitePath = tmp.file('api.sqlite');
@@ -63,7 +65,7 @@ async function run(args: readonly string[]): Promise<void> {
   try {
     const fixture = await buildFixture(sqlitePath);
     const randomId = (): number => 1 + Math.floor(Math.random() * fixture.rows);
-    const cells: readonly Cell[] = [
+    const all: readonly Cell[] = [
       {
         id: 'api-collection', label: 'api  GET /api/books?page=1 (JSON-LD)', server: 'api',
         path: () => '/api/books?page=1', headers: ACCEPT_JSONLD,
@@ -75,6 +77,7 @@ async function run(args: readonly string[]): Promise<void> {
       },
       { id: 'peer-item', label: 'peer GET /books/{id} (JSON)', server: 'peer', path: () => `/books/${randomId()}` },
     ];
+    const cells = all.filter((c) => pairs.some((p) => c.id.endsWith(`-${p}`)));
     console.log(`fixture: ${fixture.rows.toLocaleString('en-US')} rows in "${fixture.table}" (${sqlitePath})`);
     console.log(`autocannon in this process → two forked servers on 127.0.0.1; -c ${connections}, `
       + `${warmup} s warm-up + ${duration} s measured per cell, ${rounds} round(s)`);
@@ -148,6 +151,7 @@ function report(cells: readonly Cell[], results: Map<string, LoadResult[]>): voi
   console.log('\ntargets (api / peer req/s; verdict on the median of per-round ratios, '
     + 'the cells of a round run back to back):');
   for (const what of ['collection', 'item'] as const) {
+    if (!cells.some((c) => c.id === `api-${what}`)) continue;
     const paired = pairedRatios(of(`api-${what}`, (r) => r.rps), of(`peer-${what}`, (r) => r.rps));
     const cpuOf = (r: LoadResult): number => r.cpuMicrosPerRequest;
     const cpu = pairedRatios(of(`peer-${what}`, cpuOf), of(`api-${what}`, cpuOf));
