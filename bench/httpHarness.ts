@@ -117,9 +117,11 @@ export function startServer(label: string, config: ServerConfig, options: ForkOp
 }
 
 /** One GET on the loopback: status, content type and body. */
-export function probe(port: number, urlPath: string): Promise<{ status: number; type: string; body: string; headers: http.IncomingHttpHeaders }> {
+export function probe(
+  port: number, urlPath: string, headers: Readonly<Record<string, string>> = {},
+): Promise<{ status: number; type: string; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: HOST, port, path: urlPath, agent: false }, (res) => {
+    const req = http.get({ host: HOST, port, path: urlPath, agent: false, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => { body += c; });
@@ -157,6 +159,8 @@ export interface LoadOptions {
   warmup?: boolean;
   /** The request method. @default 'GET' */
   method?: 'GET' | 'POST';
+  /** Request headers (e.g. `Accept`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What one load run measured. */
@@ -188,6 +192,7 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? 5 }),
     timeout: 10,
     method: options.method ?? 'GET',
+    ...(options.headers !== undefined ? { headers: { ...options.headers } } : {}),
     ...(next !== undefined
       ? { requests: [{ method: options.method ?? 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] }
       : {}),

@@ -12,6 +12,7 @@ import { httpSection } from './http';
 import { profilerSection } from './profiler';
 import { notFoundSection } from './notFound';
 import { tricksSection } from './tricks';
+import { apiSection } from './api';
 
 /** One benchmark section. */
 export interface BenchSection {
@@ -25,7 +26,7 @@ export interface BenchSection {
 
 /** Every section, in the order `npm run bench` runs them. */
 export const SECTIONS: readonly BenchSection[] = [
-  routerSection, httpSection, profilerSection, notFoundSection, tricksSection,
+  routerSection, httpSection, profilerSection, notFoundSection, tricksSection, apiSection,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -32,7 +32,17 @@ export type ServerConfig =
    * securityHeaders: false); `without` takes one speed trick out of the built kernel (the `tricks`
    * section's A/B, see {@link TrickVariant}).
    */
-  | { kind: 'ladder'; layers: number; sqlitePath: string; without?: TrickVariant };
+  | { kind: 'ladder'; layers: number; sqlitePath: string; without?: TrickVariant }
+  /**
+   * The `api` section's peer: Express 5 + better-sqlite3 on the same SQLite file, hand-written
+   * routes `GET /books?page=N` (30 rows of `table` by id) and `GET /books/:id`, as plain JSON.
+   */
+  | { kind: 'api-peer'; sqlitePath: string; table: string }
+  /**
+   * The demo kernel (debug off) with its resources on `openDemoDatabase` (SQLite `sqlitePath`);
+   * sessions and throttling in `kernelSqlitePath`.
+   */
+  | { kind: 'api-demo'; sqlitePath: string; kernelSqlitePath: string };
 
 /**
  * A speed trick the `tricks` section takes out of a built kernel, to measure it:

@@ -29,6 +29,8 @@ import type { FirewallOptions } from '../../src/security/FirewallOptions';
 import { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
 import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
 import { TEMPLATES_DIR } from '../../src/http/templates';
+import { openDemoDatabase } from '../../src/demo/database';
+import { apiPeer } from './apiPeer';
 import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer, type TrickVariant } from './config';
 
 interface Built {
@@ -111,6 +113,17 @@ async function build(config: ServerConfig): Promise<Built> {
         timeZone: DEMO_TIME_ZONE,
       });
       return { app: kernel, close: async () => { await kernel.close(); if (database.open) database.close(); } };
+    }
+    case 'api-demo': {
+      const store = await openDemoDatabase({ SQLITE_PATH: config.sqlitePath });
+      const kernel = createDemoKernel({
+        debug: false, environment: 'bench', sqlitePath: config.kernelSqlitePath, store,
+      });
+      return { app: kernel, close: async () => { await kernel.close(); await store.close(); } };
+    }
+    case 'api-peer': {
+      const peer = apiPeer(config.sqlitePath, config.table);
+      return { app: peer.app, close: async () => { peer.close(); } };
     }
     case 'ladder': {
       const on = new Set(LADDER.slice(0, config.layers));

@@ -5,6 +5,9 @@ import { Route } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import { apiRoutes } from '../api/http/apiRoutes';
+import { describeApi } from '../api/describeApi';
+import { createOpenApiDocument } from '../api/openapi/createOpenApiDocument';
+import { createDocsPage, createDocsRoutes } from '../api/openapi/docsRoutes';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
@@ -47,7 +50,8 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * from {@link DEMO_ROUTES_FILE} with {@link DEMO_CONTROLLERS}; the API is the Book and Author
  * resources ({@link createDemoResources}): `api_entrypoint`, `book_list`, `book_create`,
  * `book_show`, `book_update`, `book_delete`, then Author's operations, the JSON-LD contexts and
- * the Hydra documentation. Every route has the `utf8` option, as the reference's
+ * the Hydra documentation, then the OpenAPI document (`/api/docs.json`) and its page
+ * (`/api/docs`, also the answer of every API route to a browser). Every route has the `utf8` option, as the reference's
  * (`framework.router.utf8: true`).
  * @param resources - the API resources; default: the demo's, on an empty in-memory store
  *   (what `debug:router` and unit tests need)
@@ -56,7 +60,18 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  */
 export function createDemoRoutes(resources: readonly Resource[] = memoryResources()): RouteCollection {
   const pages = loadRoutes(DEMO_ROUTES_FILE, DEMO_CONTROLLERS, { utf8: true });
-  const api = apiRoutes({ resources, title: 'express-kernel demo', stateContext: queryLogFor });
+  const title = 'express-kernel demo';
+  const api = apiRoutes({
+    resources, title, stateContext: queryLogFor, documentationPage: createDocsPage({ title }),
+  });
+  const docs = createDocsRoutes({
+    title,
+    document: () => createOpenApiDocument(describeApi(resources), {
+      title,
+      description: 'Books and their authors. Reads are anonymous; writes need ROLE_USER (HTTP Basic: user/user '
+        + 'in development), deleting and featuring a book ROLE_ADMIN (admin/admin).',
+    }),
+  });
   const time = new Route('/api/time', {
     methods: ['GET'],
     controller: (req, res) => {
@@ -76,6 +91,7 @@ export function createDemoRoutes(resources: readonly Resource[] = memoryResource
   const [[homeName, home], ...others] = pages.all();
   ordered.add(homeName, home);
   for (const [name, route] of api.all()) ordered.add(name, route);
+  for (const [name, route] of docs.all()) ordered.add(name, route);
   for (const [name, route] of others) ordered.add(name, route);
   ordered.add('api_time', time);
   ordered.addOptions({ utf8: true });

@@ -1,0 +1,304 @@
+import type { ApiDescription, OperationDescription, ResourceDescription } from '../describeApi';
+import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
+import { resourceSchemas, type JsonSchema, type ResourceSchemaNames } from './resourceSchemas';
+
+/** The security schemes the document can name (OpenAPI 3.1 §4.8.27, RFC 7617 and RFC 6750). */
+export type SecuritySchemeName = 'basicAuth' | 'bearerAuth';
+
+/** Options of {@link createOpenApiDocument}. All optional. */
+export interface OpenApiOptions {
+  /** `info.title`. @default 'API' */
+  readonly title?: string;
+  /** `info.version`: the API's own version, not OpenAPI's. @default '1.0.0' */
+  readonly version?: string;
+  /** `info.description` (CommonMark). */
+  readonly description?: string;
+  /**
+   * The authentication schemes clients may use: HTTP Basic (RFC 7617) and bearer tokens
+   * (RFC 6750). @default ['basicAuth', 'bearerAuth']
+   */
+  readonly securitySchemes?: readonly SecuritySchemeName[];
+}
+
+/** An OpenAPI 3.1 document (the parts this module writes). */
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly info: { title: string; version: string; description?: string };
+  readonly paths: Record<string, Record<string, unknown>>;
+  readonly components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
+  readonly security: Array<Record<string, string[]>>;
+  readonly tags: Array<{ name: string; description: string }>;
+}
+
+const SCHEMES: Readonly<Record<SecuritySchemeName, object>> = {
+  basicAuth: { type: 'http', scheme: 'basic', description: 'HTTP Basic authentication (RFC 7617).' },
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'A bearer token (RFC 6750).' },
+};
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const HAL_LINK = { type: 'object', properties: { href: { type: 'string' } }, required: ['href'] };
+const JSONLD = 'application/ld+json';
+const HAL = 'application/hal+json';
+
+/** The collection in each format: Hydra (API Platform 3's prefixed terms), HAL, and a plain array. */
+function collectionContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
+  const view = {
+    type: 'object',
+    description: 'Hydra `PartialCollectionView`: the links between pages.',
+    properties: Object.fromEntries(['@id', '@type', 'hydra:first', 'hydra:last', 'hydra:previous', 'hydra:next']
+      .map((k) => [k, { type: 'string' }])),
+    required: ['@id', '@type'],
+  };
+  const content: Record<string, JsonSchema> = {
+    [JSONLD]: {
+      type: 'object',
+      properties: {
+        '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
+        '@id': { type: 'string' },
+        '@type': { type: 'string', const: 'hydra:Collection' },
+        'hydra:member': { type: 'array', items: ref(names.jsonld) },
+        'hydra:totalItems': { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+        'hydra:view': view,
+        'hydra:search': { type: 'object', description: 'Hydra `IriTemplate` of the filters.' },
+      },
+      required: ['@context', '@id', '@type', 'hydra:member'],
+    },
+    [HAL]: {
+      type: 'object',
+      properties: {
+        _links: {
+          type: 'object',
+          properties: {
+            ...Object.fromEntries(['self', 'first', 'last', 'previous', 'next'].map((k) => [k, HAL_LINK])),
+            item: { type: 'array', items: HAL_LINK },
+          },
+          required: ['self'],
+        },
+        _embedded: { type: 'object', properties: { item: { type: 'array', items: ref(names.jsonhal) } } },
+        totalItems: { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+        itemsPerPage: { type: 'integer', minimum: 0, description: 'Items on this page.' },
+      },
+      required: ['_links', '_embedded'],
+    },
+    'application/json': { type: 'array', items: ref(names.output) },
+  };
+  return Object.fromEntries(formats.filter((f) => f in content).map((f) => [f, { schema: content[f] }]));
+}
+
+/** One item in each format. */
+function itemContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
+  const byFormat: Record<string, string> = {
+    [JSONLD]: names.jsonld, [HAL]: names.jsonhal, 'application/json': names.output,
+  };
+  return Object.fromEntries(formats.filter((f) => f in byFormat).map((f) => [f, { schema: ref(byFormat[f]) }]));
+}
+
+/**
+ * What the router can answer before the operation runs, for an id its requirement refuses: a
+ * 404 when no route matches the path, a 405 when another operation's route on the same path
+ * (with a looser requirement) matches it, both rendered by the kernel (problem details for a
+ * client that accepts them, else its HTML page), as for any unrouted request.
+ */
+interface RouterAnswers {
+  readonly refusesIds: boolean;
+  readonly otherMethodsMatch: boolean;
+}
+
+/** The 4xx statuses an operation can answer. */
+function errorStatuses(op: OperationDescription, withSecurity: boolean, router: RouterAnswers): number[] {
+  const statuses = new Set<number>([406]);
+  if (router.otherMethodsMatch) statuses.add(405);
+  // wrong credentials are a 401 on any route the firewall covers
+  if (withSecurity) statuses.add(401);
+  if (op.secured || op.securedPostDenormalize) statuses.add(403);
+  if (op.kind === 'GetCollection') statuses.add(400);
+  if (op.item) statuses.add(404);
+  if (op.input) for (const s of [400, 413, 415, 422]) statuses.add(s);
+  if (op.kind === 'Put' || op.kind === 'Patch' || op.kind === 'Delete') statuses.add(412);
+  if (op.kind === 'Delete') statuses.add(409);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function errorResponse(status: number, router: RouterAnswers): object {
+  const violations = status === 422;
+  if (status === 405) {
+    return {
+      description: 'Method not allowed: the id is not one this operation accepts, but the route of another '
+        + 'method matches it (the `Allow` header lists them).',
+      content: { [PROBLEM]: { schema: ref(ERROR_SCHEMAS.error) }, 'text/html': { schema: { type: 'string' } } },
+    };
+  }
+  return {
+    description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+    content: {
+      [PROBLEM]: { schema: ref(violations ? ERROR_SCHEMAS.violations : ERROR_SCHEMAS.error) },
+      [JSONLD]: { schema: ref(violations ? ERROR_SCHEMAS.violationsJsonLd : ERROR_SCHEMAS.errorJsonLd) },
+      // the HTTP Basic challenge (Symfony's BasicAuthenticationEntryPoint): an empty text/html body
+      ...(status === 401 ? { 'text/html': { schema: { type: 'string', maxLength: 0 } } } : {}),
+      // an id the route's requirement refuses matches no route: the router's 404, an HTML page for
+      // a client that accepts no problem details (as for any unrouted request)
+      ...(status === 404 && router.refusesIds ? { 'text/html': { schema: { type: 'string' } } } : {}),
+    },
+  };
+}
+
+const ETAG = { description: 'The item\'s strong entity tag (RFC 9110 §8.8.3).', schema: { type: 'string' } };
+
+function successResponses(
+  op: OperationDescription, names: ResourceSchemaNames, formats: readonly string[],
+): Record<string, unknown> {
+  switch (op.kind) {
+    case 'GetCollection':
+      return {
+        200: {
+          description: 'A page of the collection.',
+          headers: {
+            Link: { description: 'RFC 8288 links to the other pages (plain JSON).', schema: { type: 'string' } },
+          },
+          content: collectionContent(names, formats),
+        },
+      };
+    case 'Get':
+      return {
+        200: { description: 'The item.', headers: { ETag: ETAG }, content: itemContent(names, formats) },
+        304: { description: 'Not modified: the If-None-Match tag is the item\'s current ETag.' },
+      };
+    case 'Post':
+      return {
+        201: {
+          description: 'Created.',
+          headers: {
+            Location: { description: 'The new item\'s IRI.', schema: { type: 'string' } },
+            'Content-Location': { description: 'The new item\'s IRI.', schema: { type: 'string' } },
+            ETag: ETAG,
+          },
+          content: itemContent(names, formats),
+        },
+      };
+    case 'Put':
+    case 'Patch':
+      return {
+        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(names, formats) },
+      };
+    case 'Delete':
+      return { 204: { description: 'Deleted.' } };
+  }
+}
+
+function parametersOf(op: OperationDescription): unknown[] {
+  const parameters: unknown[] = [];
+  if (op.item) {
+    const requirement = op.requirements.id;
+    parameters.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'The item\'s identifier.',
+      schema: requirement === '\\d+'
+        ? { type: 'integer', minimum: 0 }
+        : { type: 'string', pattern: `^(?:${requirement ?? '[^/]+'})$` },
+    });
+  }
+  for (const p of op.parameters) {
+    const array = p.schema.type === 'array';
+    parameters.push({
+      name: p.name,
+      in: 'query',
+      required: false,
+      description: p.description,
+      schema: p.schema,
+      ...(array ? { style: 'form', explode: true } : {}),
+    });
+  }
+  return parameters;
+}
+
+function conditionalHeaders(op: OperationDescription): unknown[] {
+  const header = (name: string, description: string): object => ({
+    name, in: 'header', required: false, description, schema: { type: 'string' },
+  });
+  if (op.kind === 'Get') {
+    return [header('If-None-Match', 'A 304 when the item\'s ETag is one of these (RFC 9110 §13.1.2).')];
+  }
+  if (op.kind === 'Put' || op.kind === 'Patch' || op.kind === 'Delete') {
+    return [header('If-Match', 'Change nothing (412) unless the item\'s ETag is one of these (RFC 9110 §13.1.1).')];
+  }
+  return [];
+}
+
+function operationObject(
+  op: OperationDescription, resource: ResourceDescription, names: ResourceSchemaNames, api: ApiDescription,
+  operationId: string, schemes: readonly SecuritySchemeName[],
+): Record<string, unknown> {
+  const requirement = op.requirements.id;
+  const router: RouterAnswers = {
+    // without a requirement, symfony/routing's default `[^/]+` still refuses an id holding a `/`
+    refusesIds: op.item,
+    otherMethodsMatch: op.item && requirement !== undefined && api.resources.some((r) => r.operations
+      .some((other) => other.path === op.path && other.method !== op.method && other.requirements.id !== requirement)),
+  };
+  const responses: Record<string, unknown> = successResponses(op, names, api.formats);
+  for (const status of errorStatuses(op, schemes.length > 0, router)) responses[status] = errorResponse(status, router);
+  const operation: Record<string, unknown> = {
+    operationId,
+    tags: [resource.shortName],
+    summary: op.summary,
+    ...(op.role !== undefined ? { description: `Needs ${op.role}.` } : {}),
+    parameters: [...parametersOf(op), ...conditionalHeaders(op)],
+    responses,
+  };
+  if (op.input) {
+    const schema = ref(op.kind === 'Patch' ? names.patch : names.input);
+    operation.requestBody = {
+      required: true,
+      description: op.kind === 'Patch'
+        ? 'The properties to change (RFC 7386 merge patch).'
+        : `The ${resource.shortName}.`,
+      content: Object.fromEntries(op.inputTypes.map((t) => [t, { schema }])),
+    };
+  }
+  if (op.secured && schemes.length > 0) operation.security = schemes.map((s) => ({ [s]: [] }));
+  return operation;
+}
+
+/**
+ * The OpenAPI 3.1 document of an API (API Platform's `OpenApiFactory`): every resource's
+ * operations with their parameters (the id, `page`, `itemsPerPage`, `partial`, each filter's
+ * parameters such as `title[]`, `order[title]`, `price[between]`, `exists[author]`), request
+ * bodies (`application/ld+json` and `application/json`; `application/merge-patch+json` for
+ * PATCH), success responses in every format (JSON-LD/Hydra, HAL, JSON), the 4xx problem details
+ * (RFC 9457) an operation can answer (422 with `violations`), and the HTTP Basic and bearer
+ * security schemes. Schemas come from each resource's zod schema (`z.toJSONSchema`).
+ * @param api - from `describeApi(resources)`
+ * @param options - title, version, description, security schemes
+ * @returns a plain object, ready for `JSON.stringify`
+ */
+export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptions = {}): OpenApiDocument {
+  const schemes = options.securitySchemes ?? ['basicAuth', 'bearerAuth'];
+  const schemas: Record<string, JsonSchema> = { ...errorSchemas() };
+  const paths: Record<string, Record<string, unknown>> = {};
+  const names = new Map<string, number>();
+  for (const r of api.resources) for (const op of r.operations) names.set(op.name, (names.get(op.name) ?? 0) + 1);
+  for (const resource of api.resources) {
+    const own = resourceSchemas(resource);
+    Object.assign(schemas, own.components);
+    for (const op of resource.operations) {
+      const operationId = (names.get(op.name) ?? 0) > 1 ? `${op.name}_${op.method.toLowerCase()}` : op.name;
+      const item = (paths[op.path] ??= {});
+      item[op.method.toLowerCase()] = operationObject(op, resource, own.names, api, operationId, schemes);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'API',
+      version: options.version ?? '1.0.0',
+      ...(options.description !== undefined ? { description: options.description } : {}),
+    },
+    paths,
+    components: { schemas, securitySchemes: Object.fromEntries(schemes.map((s) => [s, SCHEMES[s]])) },
+    // reads are open to anonymous clients unless an operation says otherwise
+    security: [{}, ...schemes.map((s) => ({ [s]: [] }))],
+    tags: api.resources.map((r) => ({ name: r.shortName, description: r.description })),
+  };
+}

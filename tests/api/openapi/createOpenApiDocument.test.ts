@@ -1,0 +1,148 @@
+/**
+ * The OpenAPI 3.1 document generated from resources: valid for a real validator
+ * (@readme/openapi-parser), and saying what a client needs: every operation, its parameters
+ * (page, itemsPerPage, each filter's), request bodies by media type, responses by status with
+ * the format's schema, and the security schemes.
+ */
+import { validate } from '@readme/openapi-parser';
+import { z } from 'zod';
+import {
+  BooleanFilter, DateFilter, defineResource, Delete, describeApi, ExistsFilter, Get, GetCollection, OrderFilter, Patch,
+  Post, Put, RangeFilter, relation, SearchFilter, writeOnly,
+} from '../../../src/api';
+import { createOpenApiDocument, type OpenApiDocument } from '../../../src/api/openapi/createOpenApiDocument';
+import { createSqlState, type SqlStore } from '../../../src/api/sql';
+
+let store: SqlStore;
+let document: OpenApiDocument;
+
+type Operation = {
+  operationId: string;
+  parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+  security?: unknown[];
+};
+const op = (path: string, method: string): Operation => document.paths[path][method] as Operation;
+
+beforeAll(() => {
+  store = createSqlState({ sqlitePath: ':memory:' });
+  const author = defineResource({
+    shortName: 'Author',
+    schema: z.object({ name: z.string().min(1).max(100), secret: writeOnly(z.string().optional()) }),
+    provider: store.provider,
+    processor: store.processor,
+  });
+  const book = defineResource({
+    shortName: 'Book',
+    schema: z.object({
+      id: z.int().readonly(),
+      title: z.string().min(1).max(255),
+      isbn: z.string().regex(/^97[89]\d{10}$/).nullable().optional(),
+      publishedAt: z.iso.date().nullable().optional(),
+      price: z.number().min(0).nullable().optional(),
+      featured: z.boolean().default(false),
+      author: relation('Author').nullable().optional(),
+    }),
+    provider: store.provider,
+    processor: store.processor,
+    operations: [
+      GetCollection({ name: 'book_list' }), Post({ name: 'book_create', security: 'ROLE_USER' }),
+      Get({ name: 'book_show' }), Put({ name: 'book_update', security: 'ROLE_USER' }),
+      Patch({ name: 'book_update', security: 'ROLE_USER' }), Delete({ name: 'book_delete', security: 'ROLE_ADMIN' }),
+    ],
+    filters: [
+      SearchFilter({ title: 'partial', author: 'exact' }), OrderFilter(['title', 'price']), RangeFilter(['price']),
+      BooleanFilter(['featured']), DateFilter(['publishedAt']), ExistsFilter(['author']),
+    ],
+  });
+  document = createOpenApiDocument(describeApi([book, author]), { title: 'Library', version: '2.0.0' });
+});
+
+afterAll(async () => { await store.close(); });
+
+describe('createOpenApiDocument(describeApi(resources))', () => {
+  test('is a valid OpenAPI 3.1 document for @readme/openapi-parser', async () => {
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toEqual({ title: 'Library', version: '2.0.0' });
+  });
+
+  test('lists every operation at its route path, PUT and PATCH with distinct operation ids', () => {
+    const listed = Object.entries(document.paths)
+      .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(listed.sort()).toEqual([
+      'DELETE /api/authors/{id}', 'DELETE /api/books/{id}', 'GET /api/authors', 'GET /api/authors/{id}',
+      'GET /api/books',
+      'GET /api/books/{id}', 'PATCH /api/authors/{id}', 'PATCH /api/books/{id}', 'POST /api/authors', 'POST /api/books',
+      'PUT /api/authors/{id}', 'PUT /api/books/{id}',
+    ]);
+    expect([op('/api/books/{id}', 'put').operationId, op('/api/books/{id}', 'patch').operationId])
+      .toEqual(['book_update_put', 'book_update_patch']);
+  });
+
+  test('the collection documents the pagination and each filter\'s query parameters', () => {
+    const names = op('/api/books', 'get').parameters.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining([
+      'page', 'itemsPerPage', 'partial', 'title', 'title[]', 'author', 'author[]', 'order[title]', 'order[price]',
+      'price[gt]', 'price[gte]', 'price[lt]', 'price[lte]', 'price[between]', 'featured',
+      'publishedAt[before]', 'publishedAt[strictly_before]', 'publishedAt[after]', 'publishedAt[strictly_after]',
+      'exists[author]',
+    ]));
+    const itemsPerPage = op('/api/books', 'get').parameters.find((p) => p.name === 'itemsPerPage');
+    expect(itemsPerPage?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 30 });
+  });
+
+  test('bodies: JSON-LD and JSON for POST and PUT, merge-patch only for PATCH', () => {
+    const types = ['application/ld+json', 'application/json'];
+    expect(Object.keys(op('/api/books', 'post').requestBody!.content)).toEqual(types);
+    expect(Object.keys(op('/api/books/{id}', 'put').requestBody!.content)).toEqual(types);
+    expect(op('/api/books/{id}', 'patch').requestBody!.content).toEqual({
+      'application/merge-patch+json': { schema: { $ref: '#/components/schemas/Book.patch' } },
+    });
+  });
+
+  test('input and output schemas differ where the schema says readOnly or writeOnly', () => {
+    type Shape = { properties: Record<string, unknown>; required?: string[] };
+    const schemas = document.components.schemas as Record<string, Shape>;
+    expect(Object.keys(schemas.Book.properties)).toContain('id');
+    expect(schemas.Book.properties.id).toMatchObject({ readOnly: true });
+    expect(Object.keys(schemas['Book.input'].properties)).not.toContain('id');
+    expect(schemas['Book.input'].required).toEqual(['title']);
+    // the API sends every readable property, null when it has none
+    expect(schemas.Book.required).toEqual(['id', 'title', 'isbn', 'publishedAt', 'price', 'featured', 'author']);
+    expect(Object.keys(schemas['Book.jsonhal'].properties)).not.toContain('author');
+    expect(schemas['Book.patch'].required).toBeUndefined();
+    expect(Object.keys(schemas.Author.properties)).toEqual(['id', 'name']);
+    expect(schemas['Author.input'].properties.secret).toMatchObject({ writeOnly: true });
+    expect(schemas['Book.jsonld'].properties['@id']).toMatchObject({ type: 'string' });
+  });
+
+  test('responses: each status an operation can answer, errors as problem details, 422 with violations', () => {
+    const statuses = (path: string, method: string): string[] => Object.keys(op(path, method).responses);
+    expect(statuses('/api/books', 'get')).toEqual(['200', '400', '401', '406']);
+    expect(statuses('/api/books/{id}', 'get')).toEqual(['200', '304', '401', '404', '406']);
+    expect(statuses('/api/books', 'post')).toEqual(['201', '400', '401', '403', '406', '413', '415', '422']);
+    expect(statuses('/api/books/{id}', 'patch'))
+      .toEqual(['200', '400', '401', '403', '404', '406', '412', '413', '415', '422']);
+    expect(statuses('/api/books/{id}', 'delete')).toEqual(['204', '401', '403', '404', '406', '409', '412']);
+    const created = op('/api/books', 'post').responses['201'].content!;
+    expect(Object.keys(created)).toEqual(['application/ld+json', 'application/hal+json', 'application/json']);
+    expect(op('/api/books', 'post').responses['422'].content).toEqual({
+      'application/problem+json': { schema: { $ref: '#/components/schemas/ConstraintViolationList' } },
+      'application/ld+json': { schema: { $ref: '#/components/schemas/ConstraintViolationList.jsonld' } },
+    });
+  });
+
+  test('security schemes: HTTP Basic and bearer; secured operations require one, reads are open', () => {
+    expect(document.components.securitySchemes).toEqual({
+      basicAuth: expect.objectContaining({ type: 'http', scheme: 'basic' }),
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    expect(op('/api/books', 'post').security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
+    expect(op('/api/books', 'get').security).toBeUndefined();
+    expect(document.security).toEqual([{}, { basicAuth: [] }, { bearerAuth: [] }]);
+  });
+});
