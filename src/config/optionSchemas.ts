@@ -51,3 +51,15 @@ export function objectWith<T>(methods: readonly string[], what: string): z.ZodCu
   return z.custom<T>((v) => typeof v === 'object' && v !== null
     && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'), { error: `expected ${what}` });
 }
+
+/** A string of at least one character: `expected a non-empty string`. */
+export const nonEmptyString = z.string({ error: 'expected a non-empty string' }).min(1, { error: 'expected a non-empty string' });
+
+/** A list of non-empty strings (roles, IPs): `expected an array`, then each item's own message. */
+export const stringList = z.array(nonEmptyString, { error: 'expected an array' });
+
+/** An integer of at least `min`, with no upper bound: `expected an integer ≥ 4`. */
+export function integerFrom(min: number): z.ZodNumber {
+  const error = `expected an integer ≥ ${min}`;
+  return z.number({ error }).int({ error }).min(min, { error });
+}
