@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { unknownOptionMessage } from './optionError';
+import { defaultWhat } from './parseOptions';
 
 /**
  * Zod pieces the layers' option schemas share, so each rule and its message are written once.
@@ -53,7 +54,8 @@ export function objectWith<T>(methods: readonly string[], what: string): z.ZodCu
 }
 
 /** A string of at least one character: `expected a non-empty string`. */
-export const nonEmptyString = z.string({ error: 'expected a non-empty string' }).min(1, { error: 'expected a non-empty string' });
+export const nonEmptyString = z.string({ error: 'expected a non-empty string' })
+  .min(1, { error: 'expected a non-empty string' });
 
 /** A list of non-empty strings (roles, IPs): `expected an array`, then each item's own message. */
 export const stringList = z.array(nonEmptyString, { error: 'expected an array' });
@@ -62,4 +64,16 @@ export const stringList = z.array(nonEmptyString, { error: 'expected an array' }
 export function integerFrom(min: number): z.ZodNumber {
   const error = `expected an integer ≥ ${min}`;
   return z.number({ error }).int({ error }).min(min, { error });
+}
+
+/**
+ * A value checked by another schema (a layer's, composed into the kernel's options) and kept as
+ * given: the schema's issues are told at this place (`security.firewalls[0].pattern`), and
+ * whatever the schema would build is left to the layer's factory, which resolves its options.
+ */
+export function checkedBy<S extends z.ZodType>(schema: S): z.ZodCustom<z.input<S>, z.input<S>> {
+  return z.custom<z.input<S>>().superRefine((value, ctx) => {
+    const result = schema.safeParse(value, { error: defaultWhat });
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
+  });
 }

@@ -52,13 +52,6 @@ export function stringListOption(value: unknown, option: string): string[] {
   return arrayOption(value, option).map((v, i) => stringOption(v, `${option}[${i}]`));
 }
 
-/** @throws KernelConfigError unless `value` is undefined or a boolean */
-export function booleanOption(value: unknown, option: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw invalid(option, 'expected true or false', value);
-  return value;
-}
-
 /** @throws KernelConfigError unless `value` is a function */
 export function functionOption<F extends (...args: never[]) => unknown>(
   value: unknown, option: string, what: string,

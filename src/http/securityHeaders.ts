@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { resolveSecurityHeadersOptions } from './securityHeadersOptions';
 
 /** One thing helmet did to a response: set a header, or remove one. */
 type HeaderOperation = readonly [name: string, value: string | number | readonly string[] | undefined];
@@ -29,12 +30,13 @@ function hasFunction(value: unknown, depth = 0): boolean {
  * operations replayed in helmet's order: the same headers (RFC 9110 field names, helmet's values)
  * without helmet's chain of a dozen middleware per request. With a function among the options,
  * or if helmet does not answer synchronously, the layer is helmet itself.
- * @param options - helmet's options, validated by helmet here (it throws on bad ones)
+ * @param options - helmet's options, validated here ({@link resolveSecurityHeadersOptions})
  * @returns the layer
- * @throws Error helmet's own, naming the bad option
+ * @throws KernelConfigError `Invalid option "securityHeaders.<key>": …` for a key helmet does not
+ *   know (with "did you mean") or a value it refuses (with helmet's message)
  */
 export function securityHeaders(options: HelmetOptions = {}): RequestHandler {
-  const middleware = helmet(options);
+  const middleware = helmet(resolveSecurityHeadersOptions(options));
   if (hasFunction(options)) return middleware;
   const { req, res, operations } = recorder();
   let done = false;

@@ -8,23 +8,16 @@ import { buildRequestMatcher, methodsSchema, regexSchema } from './RequestMatche
 import { RoleHierarchy, roleHierarchySchema } from './RoleHierarchy';
 import type { UserProvider } from './UserProvider';
 
-const AUTHENTICATOR = 'expected an Authenticator (name, supports(), authenticate()), e.g. new HttpBasicAuthenticator()';
+const AUTHENTICATOR = 'an Authenticator (name, supports(), authenticate()), e.g. new HttpBasicAuthenticator()';
 const NAME = 'expected a name of letters, digits, "_", "-" or "."';
 const NEEDS_PROVIDER = 'a firewall with authenticators needs a UserProvider to check passwords and load users, '
   + 'e.g. new InMemoryUserProvider({ users: … })';
-const NO_FIREWALL = 'expected at least one firewall, e.g. [{ name: "main", authenticators: [new HttpBasicAuthenticator()], '
-  + 'provider }]';
+const NO_FIREWALL = 'expected at least one firewall, e.g. '
+  + '[{ name: "main", authenticators: [new HttpBasicAuthenticator()], provider }]';
 
-/** An object whose `methods` are functions (duck typing, so other realms' instances pass). */
-function hasMethods(value: unknown, methods: readonly string[]): boolean {
-  return typeof value === 'object' && value !== null
-    && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
-}
-
-const authenticator = z.custom<Authenticator>(
-  (v) => hasMethods(v, ['supports', 'authenticate']) && typeof (v as Authenticator).name === 'string',
-  { error: AUTHENTICATOR },
-);
+/** An authenticator, by duck typing (so instances from other realms and copies of the package pass). */
+const authenticator = objectWith<Authenticator>(['supports', 'authenticate'], AUTHENTICATOR)
+  .refine((a) => typeof a.name === 'string', { error: `expected ${AUTHENTICATOR}` });
 
 /**
  * The entry point among a firewall's authenticators: the named one, the only one that can be one,
@@ -32,9 +25,12 @@ const authenticator = z.custom<Authenticator>(
  * @param fail - called with the message when there is none to pick
  */
 function entryPointOf(
-  value: string | AuthenticationEntryPoint | undefined, authenticators: readonly Authenticator[], fail: (what: string) => void,
+  value: string | AuthenticationEntryPoint | undefined,
+  authenticators: readonly Authenticator[],
+  fail: (what: string) => void,
 ): AuthenticationEntryPoint | undefined {
-  const candidates = authenticators.filter((a): a is Authenticator & AuthenticationEntryPoint => typeof a.start === 'function');
+  const candidates = authenticators
+    .filter((a): a is Authenticator & AuthenticationEntryPoint => typeof a.start === 'function');
   const names = candidates.map((a) => a.name).join(', ');
   if (value === undefined) {
     if (candidates.length > 1) fail(`several authenticators can be the entry point (${names}): name one`);
@@ -42,7 +38,9 @@ function entryPointOf(
   }
   if (typeof value !== 'string') return value;
   const found = candidates.find((a) => a.name === value);
-  if (found === undefined) fail(`no authenticator of this firewall named so can be an entry point (can: ${names || 'none'})`);
+  if (found === undefined) {
+    fail(`no authenticator of this firewall named so can be an entry point (can: ${names || 'none'})`);
+  }
   return found;
 }
 
@@ -94,9 +92,6 @@ export const firewallConfigSchema = optionsObject({
   });
 });
 
-/** The firewall options {@link resolveFirewallOptions} resolved (the kernel's among them). */
-const resolvedOptions = new WeakSet<object>();
-
 /**
  * The options of {@link firewall}, validated once at construction: the public
  * {@link FirewallOptions} is this schema's input, {@link ResolvedFirewallOptions} its output (the
@@ -115,16 +110,12 @@ export const firewallOptionsSchema = optionsObject({
   roleHierarchy: roleHierarchySchema.optional(),
   /** Login throttling for password logins (HTTP Basic, JSON login); off when absent. */
   throttling: loginThrottlingSchema.optional(),
-}).transform((o) => {
-  const resolved = Object.freeze({
-    firewalls: Object.freeze(o.firewalls),
-    accessMap: new AccessMap(o.accessControl),
-    roleHierarchy: new RoleHierarchy(o.roleHierarchy),
-    throttler: o.throttling === undefined ? undefined : new LoginThrottler(o.throttling),
-  });
-  resolvedOptions.add(resolved);
-  return resolved;
-});
+}).transform((o) => Object.freeze({
+  firewalls: Object.freeze(o.firewalls),
+  accessMap: new AccessMap(o.accessControl),
+  roleHierarchy: new RoleHierarchy(o.roleHierarchy),
+  throttler: o.throttling === undefined ? undefined : new LoginThrottler(o.throttling),
+}));
 
 /** One firewall (Symfony `security.firewalls.<name>`). */
 export type FirewallConfig = z.input<typeof firewallConfigSchema>;
@@ -146,9 +137,4 @@ export type ResolvedFirewallOptions = z.output<typeof firewallOptionsSchema>;
  */
 export function resolveFirewallOptions(options: FirewallOptions, prefix = ''): ResolvedFirewallOptions {
   return parseOptions(firewallOptionsSchema, options, prefix);
-}
-
-/** Whether `options` came out of {@link firewallOptionsSchema} (so need not be validated again). */
-export function isResolvedFirewallOptions(options: unknown): options is ResolvedFirewallOptions {
-  return typeof options === 'object' && options !== null && resolvedOptions.has(options);
 }

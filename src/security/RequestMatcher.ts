@@ -140,7 +140,9 @@ export function buildRequestMatcher(options: RequestMatcherOptions, pathKey = 'p
  * @param pathKey - the name of the path option there (`pattern` for firewalls) @default 'path'
  * @throws KernelConfigError e.g. `Invalid option "accessControl[0].ips": not an IP address or CIDR…`
  */
-export function compileRequestMatcher(options: RequestMatcherOptions, option: string, pathKey = 'path'): RequestMatcher {
+export function compileRequestMatcher(
+  options: RequestMatcherOptions, option: string, pathKey = 'path',
+): RequestMatcher {
   const { path, host, methods, ips } = requestMatcherShape;
   const schema = z.object<Record<string, z.ZodType>>({ host, methods, ips, [pathKey]: path });
   const given = { host: options.host, methods: options.methods, ips: options.ips, [pathKey]: options.path };

@@ -3,7 +3,8 @@ import { stringList } from '../config/optionSchemas';
 import { parseOptions } from '../config/parseOptions';
 
 /** Which roles each role includes (Symfony `security.role_hierarchy`): {@link RoleHierarchyMap}. */
-export const roleHierarchySchema = z.record(z.string(), stringList.readonly(), { error: 'expected an object' }).readonly();
+export const roleHierarchySchema = z.record(z.string(), stringList.readonly(), { error: 'expected an object' })
+  .readonly();
 
 /** Which roles each role includes, e.g. `{ ROLE_ADMIN: ['ROLE_USER'] }`. */
 export type RoleHierarchyMap = z.input<typeof roleHierarchySchema>;

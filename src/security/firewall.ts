@@ -3,9 +3,7 @@ import { StorageUnavailableError } from '../storage/StorageUnavailableError';
 import { badCredentials, isAuthenticationError } from './AuthenticationError';
 import type { Authenticator } from './Authenticator';
 import { denyAccess, failAuthentication, rememberEntryPoint } from './ExceptionListener';
-import {
-  FirewallOptions, isResolvedFirewallOptions, ResolvedFirewall, ResolvedFirewallOptions, resolveFirewallOptions,
-} from './FirewallOptions';
+import { FirewallOptions, ResolvedFirewall, ResolvedFirewallOptions, resolveFirewallOptions } from './FirewallOptions';
 import { RequestFacts, requestFacts } from './RequestMatcher';
 import type { SecurityState } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
@@ -63,13 +61,12 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
  *    denied and anonymous → the entry point (http_basic: 401 `WWW-Authenticate: Basic
  *    realm="Secured Area"`, empty body); denied and authenticated → 403 `Access Denied.`.
  * HTTP errors (403, 429, 400, 503) go to `next(err)` for the kernel to render.
- * @param options - see {@link FirewallOptions}; validated here, once (options that
- *   {@link resolveFirewallOptions} or the kernel already resolved are used as they are)
+ * @param options - see {@link FirewallOptions}; validated here, once
  * @returns the layer
  * @throws KernelConfigError naming a bad option, e.g. `Invalid option "firewalls[0].pattern": …`
  */
-export function firewall(options: FirewallOptions | ResolvedFirewallOptions): RequestHandler {
-  const config = isResolvedFirewallOptions(options) ? options : resolveFirewallOptions(options);
+export function firewall(options: FirewallOptions): RequestHandler {
+  const config = resolveFirewallOptions(options);
   return function securityFirewall(req: Request, res: Response, next: NextFunction) {
     // synchronous unless a user is restored or an authenticator runs (Express catches a throw)
     const pending = handle(config, req, res, next);
