@@ -77,3 +77,10 @@ export function checkedBy<S extends z.ZodType>(schema: S): z.ZodCustom<z.input<S
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
   });
 }
+
+/**
+ * A value for a quoted header parameter such as a challenge's `realm` (RFC 9110 §11.6.1
+ * `auth-param` as a `quoted-string`, §5.6.4), kept simple: printable ASCII without `"` or `\`.
+ */
+export const quotedParameter = z.string({ error: 'expected printable ASCII without " or \\' })
+  .regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/, { error: 'expected printable ASCII without " or \\' });

@@ -61,6 +61,8 @@ export function parseOptions<S extends z.ZodType>(schema: S, input: unknown, pre
   if (issue.code === 'unrecognized_keys') {
     throw new KernelConfigError(optionPath(prefix, [...issue.path, issue.keys[0]]), issue.message);
   }
+  // options read on their own that are not an object at all: name them `options`
   const details = issue.code === 'custom' ? (issue.params as OptionProblemDetails | undefined) : undefined;
-  throw invalidOption(optionPath(prefix, issue.path), issue.message, valueAt(input, issue.path), details);
+  const option = optionPath(prefix, issue.path) || 'options';
+  throw invalidOption(option, issue.message, valueAt(input, issue.path), details);
 }

@@ -8,12 +8,18 @@ import { resolveLocaleOptions } from '../../src/locale/options';
 import { resolveRetention } from '../../src/profiler/storage/retention';
 import { RouteCollection } from '../../src/routing/RouteCollection';
 import { resolveFirewallOptions } from '../../src/security/FirewallOptions';
+import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { JsonLoginAuthenticator } from '../../src/security/JsonLoginAuthenticator';
 import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
+import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
 import { resolveSessionOptions } from '../../src/session/options';
 import { resolveTimeZoneOptions } from '../../src/timezone/options';
 
 const SECRET = 'x'.repeat(32);
 const routes = new RouteCollection();
+/** A Redis client that is never called: the store's constructor only checks its options. */
+const notCalled = (): Promise<never> => Promise.reject(new Error('not called'));
+const unusedRedis = { eval: notCalled, del: notCalled };
 
 /** Each layer's validation, fed one options object. */
 const LAYERS: Record<string, (options: Record<string, unknown>) => unknown> = {
@@ -24,6 +30,9 @@ const LAYERS: Record<string, (options: Record<string, unknown>) => unknown> = {
   security: (o) => resolveFirewallOptions({ firewalls: [{ name: 'main' }], ...o }),
   'kernel security': (o) => resolveKernelOptions({ routes, security: { firewalls: [{ name: 'main', ...o }] } }),
   securityHeaders: (o) => resolveSecurityHeadersOptions(o),
+  HttpBasicAuthenticator: (o) => new HttpBasicAuthenticator(o),
+  JsonLoginAuthenticator: (o) => new JsonLoginAuthenticator(o),
+  RedisThrottleStore: (o) => new RedisThrottleStore(unusedRedis, o),
   locale: (o) => resolveLocaleOptions(o),
   timeZone: (o) => resolveTimeZoneOptions(o),
   'profiler.storage': (o) => resolveRetention(o),
@@ -77,6 +86,9 @@ describe('a misspelled key in each layer\'s options', () => {
     ['securityHeaders', { contentSecurityPolice: false }, 'securityHeaders.contentSecurityPolice',
       'contentSecurityPolicy'],
     ['kernel', { securityHeaders: { hts: false } }, 'securityHeaders.hts', 'hsts'],
+    ['HttpBasicAuthenticator', { relm: 'api' }, 'relm', 'realm'],
+    ['JsonLoginAuthenticator', { checkpath: '/login' }, 'checkpath', 'checkPath'],
+    ['RedisThrottleStore', { timeout: 5 }, 'timeout', 'timeoutMs'],
   ])('%s: %j names %s and suggests %s', (layer, options, option, name) => {
     expect(() => LAYERS[layer](options)).toThrow(KernelConfigError);
     const message = `Invalid option "${option}": unknown option; did you mean "${name}"?`;
@@ -97,7 +109,8 @@ describe('random wrong values', () => {
     ['cors', 'allowedHeaders', 'cors.paths["^/api"].allowedHeaders'],
     ['session', 'ttlSeconds', 'session.ttlSeconds'],
     ['session', 'cookieDomain', 'session.cookieDomain'],
-    ['locale', 'enabledLocales', 'locale.enabledLocales'],
+    // a valid list without the default locale ("en") is told at locale.defaultLocale
+    ['locale', 'enabledLocales', 'locale.'],
     ['timeZone', 'default', 'timeZone.default'],
     ['timeZone', 'cookieName', 'timeZone.cookieName'],
     ['profiler.storage', 'maxBytes', 'profiler.storage.maxBytes'],
@@ -120,6 +133,9 @@ describe('random wrong values', () => {
     ['securityHeaders', 'contentSecurityPolicy', 'securityHeaders.contentSecurityPolicy'],
     ['securityHeaders', 'strictTransportSecurity', 'securityHeaders.strictTransportSecurity'],
     ['securityHeaders', 'xPoweredBy', 'securityHeaders.xPoweredBy'],
+    ['HttpBasicAuthenticator', 'realm', 'realm'],
+    ['JsonLoginAuthenticator', 'checkPath', 'checkPath'],
+    ['RedisThrottleStore', 'timeoutMs', 'timeoutMs'],
   ];
 
   it.each(CASES)('%s %s: either accepted or a KernelConfigError naming %s', (layer, key, option) => {
