@@ -16,6 +16,10 @@ import { firewallOptionsSchema } from '../security/FirewallOptions';
 import { localeOptionsSchema } from '../locale/options';
 import { timeZoneOptionsSchema } from '../timezone/options';
 import { PLUGGABLE_LAYERS, type PluggableLayer } from './layers';
+// for their Request augmentations (req.locale, req.timeZone): the layers' option types no longer
+// import the layers, and the root entry's declarations must still declare them
+import '../locale/localeLayer';
+import '../timezone/timeZoneLayer';
 
 export { PLUGGABLE_LAYERS, type PluggableLayer } from './layers';
 
