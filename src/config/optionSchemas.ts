@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { unknownOptionMessage } from './optionError';
+import { defaultWhat } from './parseOptions';
 
 /**
  * Zod pieces the layers' option schemas share, so each rule and its message are written once.
@@ -51,3 +52,35 @@ export function objectWith<T>(methods: readonly string[], what: string): z.ZodCu
   return z.custom<T>((v) => typeof v === 'object' && v !== null
     && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'), { error: `expected ${what}` });
 }
+
+/** A string of at least one character: `expected a non-empty string`. */
+export const nonEmptyString = z.string({ error: 'expected a non-empty string' })
+  .min(1, { error: 'expected a non-empty string' });
+
+/** A list of non-empty strings (roles, IPs): `expected an array`, then each item's own message. */
+export const stringList = z.array(nonEmptyString, { error: 'expected an array' });
+
+/** An integer of at least `min`, with no upper bound: `expected an integer ≥ 4`. */
+export function integerFrom(min: number): z.ZodNumber {
+  const error = `expected an integer ≥ ${min}`;
+  return z.number({ error }).int({ error }).min(min, { error });
+}
+
+/**
+ * A value checked by another schema (a layer's, composed into the kernel's options) and kept as
+ * given: the schema's issues are told at this place (`security.firewalls[0].pattern`), and
+ * whatever the schema would build is left to the layer's factory, which resolves its options.
+ */
+export function checkedBy<S extends z.ZodType>(schema: S): z.ZodCustom<z.input<S>, z.input<S>> {
+  return z.custom<z.input<S>>().superRefine((value, ctx) => {
+    const result = schema.safeParse(value, { error: defaultWhat });
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
+  });
+}
+
+/**
+ * A value for a quoted header parameter such as a challenge's `realm` (RFC 9110 §11.6.1
+ * `auth-param` as a `quoted-string`, §5.6.4), kept simple: printable ASCII without `"` or `\`.
+ */
+export const quotedParameter = z.string({ error: 'expected printable ASCII without " or \\' })
+  .regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/, { error: 'expected printable ASCII without " or \\' });

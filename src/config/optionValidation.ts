@@ -2,8 +2,8 @@ import { KernelConfigError } from './KernelConfigError';
 import { invalidOption, shown, unknownOption } from './optionError';
 
 /**
- * Construction-time checks of the security component's classes (authenticators, user providers,
- * throttle stores), which take their options one by one. Each failure is told as every option
+ * Construction-time checks of the API layer's declarations (`defineResource`, `apiRoutes`,
+ * filters), which take their options one by one. Each failure is told as every option
  * error is ({@link invalidOption}): `Invalid option "<path>": <what> (got <value>).` with the
  * option's full path, e.g. `firewalls[0].pattern`. The layers' option objects have zod schemas
  * instead (src/config/optionSchemas.ts, {@link parseOptions}).
@@ -35,56 +35,8 @@ export function objectOption(value: unknown, option: string): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** @throws KernelConfigError unless `value` is an array */
-export function arrayOption(value: unknown, option: string): unknown[] {
-  if (!Array.isArray(value)) throw invalid(option, 'expected an array', value);
-  return value;
-}
-
 /** @throws KernelConfigError unless `value` is a non-empty string */
 export function stringOption(value: unknown, option: string): string {
   if (typeof value !== 'string' || value === '') throw invalid(option, 'expected a non-empty string', value);
-  return value;
-}
-
-/** @throws KernelConfigError unless `value` is an array of non-empty strings */
-export function stringListOption(value: unknown, option: string): string[] {
-  return arrayOption(value, option).map((v, i) => stringOption(v, `${option}[${i}]`));
-}
-
-/** @throws KernelConfigError unless `value` is undefined or a boolean */
-export function booleanOption(value: unknown, option: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw invalid(option, 'expected true or false', value);
-  return value;
-}
-
-/** @throws KernelConfigError unless `value` is a function */
-export function functionOption<F extends (...args: never[]) => unknown>(
-  value: unknown, option: string, what: string,
-): F {
-  if (typeof value !== 'function') throw invalid(option, `expected ${what}`, value);
-  return value as F;
-}
-
-/**
- * @param min - the smallest allowed value
- * @throws KernelConfigError unless `value` is undefined or an integer ≥ `min`
- */
-export function integerOption(value: unknown, option: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw invalid(option, `expected an integer ≥ ${min}`, value);
-  return value;
-}
-
-/**
- * A value for a quoted header parameter such as a challenge's `realm`.
- * @throws KernelConfigError unless `value` is undefined or printable ASCII without `"` or `\`
- */
-export function realmOption<T extends string | undefined>(value: unknown, option: string, fallback: T): string | T {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^[\x20-\x7e]*$/.test(value) || /["\\]/.test(value)) {
-    throw invalid(option, 'expected printable ASCII without " or \\', value);
-  }
   return value;
 }

@@ -1,27 +1,36 @@
 import type { Request } from 'express';
-import { compileRequestMatcher, RequestFacts, RequestMatcher, RequestMatcherOptions } from './RequestMatcher';
+import { z } from 'zod';
+import { functionOption, optionsObject, stringList } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+import { buildRequestMatcher, RequestFacts, RequestMatcher, requestMatcherShape } from './RequestMatcher';
 import { AccessDecision, isGranted } from './SecurityState';
-import { arrayOption, functionOption, knownKeys, objectOption, stringListOption } from '../config/optionValidation';
 
 /**
  * One `access_control` rule: match conditions, then what access needs. With both `roles` and
  * `allowIf`, either grants access (Symfony: "like an OR expression"); with neither, the rule
  * grants everyone (it only stops later rules from matching).
  */
-export interface AccessControlRule extends RequestMatcherOptions {
+export const accessControlRuleSchema = optionsObject({
+  ...requestMatcherShape,
   /**
    * Roles or attributes, any one of which grants access: roles (hierarchy applied),
    * `PUBLIC_ACCESS`, `IS_AUTHENTICATED`, `IS_AUTHENTICATED_FULLY`.
    * @example ['ROLE_ADMIN']
    */
-  roles?: string[];
+  roles: stringList.optional(),
   /**
    * Grants access when it returns true (Symfony `allow_if`, a function instead of an expression).
    * It runs after authentication: `req.security` is set.
    * @throws Error the kernel renders as a 500
    */
-  allowIf?: (req: Request) => boolean;
-}
+  allowIf: functionOption<(req: Request) => boolean>('a function (req) => boolean').optional(),
+});
+
+/** The `access_control` list, in order: {@link AccessMap}'s input. */
+export const accessControlSchema = z.array(accessControlRuleSchema, { error: 'expected an array' });
+
+/** One `access_control` rule (see {@link accessControlRuleSchema}). */
+export type AccessControlRule = z.input<typeof accessControlRuleSchema>;
 
 interface CompiledRule {
   readonly name: string;
@@ -29,8 +38,6 @@ interface CompiledRule {
   readonly roles: readonly string[];
   readonly allowIf?: (req: Request) => boolean;
 }
-
-const RULE_KEYS = ['path', 'host', 'methods', 'ips', 'roles', 'allowIf'];
 
 /**
  * The `access_control` list (Symfony `AccessMap` and `AccessListener`): the first rule whose
@@ -45,17 +52,9 @@ export class AccessMap {
    * @throws KernelConfigError e.g. `Invalid option "accessControl[0].path": not a valid regular expression…`
    */
   constructor(rules: readonly AccessControlRule[] = [], option = 'accessControl') {
-    this.rules = arrayOption(rules, option).map((raw, i) => {
-      const at = `${option}[${i}]`;
-      const r = objectOption(raw, at);
-      knownKeys(r, RULE_KEYS, at);
-      const matcher = compileRequestMatcher(r, at);
-      return {
-        name: `${at} (${matcher.description})`,
-        matcher,
-        roles: r.roles === undefined ? [] : stringListOption(r.roles, `${at}.roles`),
-        allowIf: r.allowIf === undefined ? undefined : functionOption<(req: Request) => boolean>(r.allowIf, `${at}.allowIf`, 'a function (req) => boolean'),
-      };
+    this.rules = parseOptions(accessControlSchema, rules, option).map((r, i) => {
+      const matcher = buildRequestMatcher(r);
+      return { name: `${option}[${i}] (${matcher.description})`, matcher, roles: r.roles ?? [], allowIf: r.allowIf };
     });
   }
 

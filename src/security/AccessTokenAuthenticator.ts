@@ -2,7 +2,9 @@ import type { Request, Response } from 'express';
 import { AuthenticationError, badCredentials } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import type { SecurityUser } from './SecurityUser';
-import { functionOption, knownKeys, objectOption, realmOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { functionOption, optionsObject, quotedParameter } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 
 /**
  * Finds who a token belongs to (Symfony `AccessTokenHandlerInterface::getUserBadgeFrom`).
@@ -13,13 +15,19 @@ import { functionOption, knownKeys, objectOption, realmOption } from '../config/
  */
 export type AccessTokenLookup = (token: string, req: Request) => string | SecurityUser | null | Promise<string | SecurityUser | null>;
 
-/** Options of {@link AccessTokenAuthenticator}. */
-export interface AccessTokenAuthenticatorOptions {
-  /** Finds the user of a token. Compare secrets in constant time (`crypto.timingSafeEqual`) or look up a hash. */
-  lookup: AccessTokenLookup;
+/** The options of {@link AccessTokenAuthenticator}: {@link AccessTokenAuthenticatorOptions}. */
+export const accessTokenAuthenticatorOptionsSchema = optionsObject({
+  /**
+   * Finds the user of a token. Compare secrets in constant time (`crypto.timingSafeEqual`) or
+   * look up a hash.
+   */
+  lookup: functionOption<AccessTokenLookup>('a function (token, req) => user identifier | SecurityUser | null'),
   /** The realm of the `WWW-Authenticate: Bearer` challenge; left out when not set. @example 'api' */
-  realm?: string;
-}
+  realm: quotedParameter.optional(),
+});
+
+/** Options of {@link AccessTokenAuthenticator}. */
+export type AccessTokenAuthenticatorOptions = z.input<typeof accessTokenAuthenticatorOptionsSchema>;
 
 /** RFC 6750 §2.1 `b64token`, as Symfony's `HeaderAccessTokenExtractor` reads it. */
 const BEARER = /^bearer ([a-zA-Z0-9\-._~+/]+=*)$/i;
@@ -38,10 +46,9 @@ export class AccessTokenAuthenticator implements Authenticator, AuthenticationEn
 
   /** @throws KernelConfigError `Invalid option "lookup": expected a function…` */
   constructor(options: AccessTokenAuthenticatorOptions) {
-    const o = objectOption(options, 'options');
-    knownKeys(o, ['lookup', 'realm'], '');
-    this.lookup = functionOption<AccessTokenLookup>(o.lookup, 'lookup', 'a function (token, req) => user identifier | SecurityUser | null');
-    this.realm = realmOption(o.realm, 'realm', undefined);
+    const o = parseOptions(accessTokenAuthenticatorOptionsSchema, options, '');
+    this.lookup = o.lookup;
+    this.realm = o.realm;
   }
 
   /** True when `Authorization` is a well-formed Bearer header. */

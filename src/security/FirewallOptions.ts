@@ -1,143 +1,140 @@
-import { AccessControlRule, AccessMap } from './AccessMap';
+import { z } from 'zod';
+import { objectWith, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+import { AccessMap, accessControlSchema } from './AccessMap';
 import type { AuthenticationEntryPoint, Authenticator } from './Authenticator';
-import { LoginThrottler, LoginThrottlingOptions } from './LoginThrottler';
-import { compileRequestMatcher, RequestMatcher } from './RequestMatcher';
-import { RoleHierarchy, RoleHierarchyMap } from './RoleHierarchy';
+import { LoginThrottler, loginThrottlingSchema } from './LoginThrottler';
+import { buildRequestMatcher, methodsSchema, regexSchema } from './RequestMatcher';
+import { RoleHierarchy, roleHierarchySchema } from './RoleHierarchy';
 import type { UserProvider } from './UserProvider';
-import { arrayOption, booleanOption, invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
 
-/** One firewall (Symfony `security.firewalls.<name>`). */
-export interface FirewallConfig {
+const AUTHENTICATOR = 'an Authenticator (name, supports(), authenticate()), e.g. new HttpBasicAuthenticator()';
+const NAME = 'expected a name of letters, digits, "_", "-" or "."';
+const NEEDS_PROVIDER = 'a firewall with authenticators needs a UserProvider to check passwords and load users, '
+  + 'e.g. new InMemoryUserProvider({ users: … })';
+const NO_FIREWALL = 'expected at least one firewall, e.g. '
+  + '[{ name: "main", authenticators: [new HttpBasicAuthenticator()], provider }]';
+
+/** An authenticator, by duck typing (so instances from other realms and copies of the package pass). */
+const authenticator = objectWith<Authenticator>(['supports', 'authenticate'], AUTHENTICATOR)
+  .refine((a) => typeof a.name === 'string', { error: `expected ${AUTHENTICATOR}` });
+
+/**
+ * The entry point among a firewall's authenticators: the named one, the only one that can be one,
+ * or the object given.
+ * @param fail - called with the message when there is none to pick
+ */
+function entryPointOf(
+  value: string | AuthenticationEntryPoint | undefined,
+  authenticators: readonly Authenticator[],
+  fail: (what: string) => void,
+): AuthenticationEntryPoint | undefined {
+  const candidates = authenticators
+    .filter((a): a is Authenticator & AuthenticationEntryPoint => typeof a.start === 'function');
+  const names = candidates.map((a) => a.name).join(', ');
+  if (value === undefined) {
+    if (candidates.length > 1) fail(`several authenticators can be the entry point (${names}): name one`);
+    return candidates[0];
+  }
+  if (typeof value !== 'string') return value;
+  const found = candidates.find((a) => a.name === value);
+  if (found === undefined) {
+    fail(`no authenticator of this firewall named so can be an entry point (can: ${names || 'none'})`);
+  }
+  return found;
+}
+
+/**
+ * One firewall (Symfony `security.firewalls.<name>`): {@link FirewallConfig} is its input,
+ * {@link ResolvedFirewall} its output.
+ */
+export const firewallConfigSchema = optionsObject({
   /** Its name: letters, digits, `_`, `-`, `.`; also the session key suffix (`_security_<name>`). @example 'main' */
-  name: string;
+  name: z.string({ error: NAME }).regex(/^[A-Za-z0-9_.-]+$/, { error: NAME }),
   /** Regular expression searched in the decoded path info; absent matches every path. @example '^/api' */
-  pattern?: RegExp | string;
+  pattern: regexSchema('').optional(),
   /** Regular expression searched in the host, case-insensitively when a string. */
-  host?: RegExp | string;
+  host: regexSchema('i').optional(),
   /** Methods it applies to; absent means all. */
-  methods?: string[];
+  methods: methodsSchema.optional(),
   /** `false` turns security off for matching requests: no authentication, no access control. @default true */
-  security?: boolean;
+  security: z.boolean().default(true),
   /** Stateless firewalls neither read nor write the session: credentials come with each request. @default false */
-  stateless?: boolean;
+  stateless: z.boolean().default(false),
   /** Authenticators, tried in order on requests they support. @default [] */
-  authenticators?: Authenticator[];
+  authenticators: z.array(authenticator, { error: 'expected an array' }).default([]),
   /** Checks passwords and (re)loads users; required when there are authenticators. */
-  provider?: UserProvider;
+  provider: objectWith<UserProvider>(['loadUserByIdentifier', 'checkPassword'],
+    'a UserProvider (loadUserByIdentifier(), checkPassword())').optional(),
   /**
    * Who asks anonymous clients to authenticate: an authenticator's name (`'http_basic'`,
    * `'access_token'`) or an entry point. @default the one authenticator that can be one
    */
-  entryPoint?: string | AuthenticationEntryPoint;
-}
+  entryPoint: z.union([z.string(), objectWith<AuthenticationEntryPoint>(['start'], 'an entry point')], {
+    error: 'expected an authenticator name such as "http_basic" or an object with start(req, res)',
+  }).optional(),
+}).transform((f, ctx) => {
+  const fail = (key: string) => (message: string): void => {
+    ctx.addIssue({ code: 'custom', path: [key], message, input: undefined });
+  };
+  if (f.security && f.authenticators.length > 0 && f.provider === undefined) fail('provider')(NEEDS_PROVIDER);
+  return Object.freeze({
+    name: f.name,
+    /** What requests it handles: `pattern`, `host` and `methods`, compiled. */
+    matcher: buildRequestMatcher({ path: f.pattern, host: f.host, methods: f.methods }, 'pattern'),
+    security: f.security,
+    stateless: f.stateless,
+    authenticators: Object.freeze(f.authenticators),
+    provider: f.provider,
+    entryPoint: entryPointOf(f.entryPoint, f.authenticators, fail('entryPoint')),
+    /** Where a stateful firewall keeps the user identifier in the session. */
+    sessionKey: `_security_${f.name}`,
+  });
+});
+
+/**
+ * The options of {@link firewall}, validated once at construction: the public
+ * {@link FirewallOptions} is this schema's input, {@link ResolvedFirewallOptions} its output (the
+ * firewalls compiled, the access map, role hierarchy and login throttler built).
+ */
+export const firewallOptionsSchema = optionsObject({
+  /** Firewalls, in order: the first whose `pattern`, `host` and `methods` match handles the request. */
+  firewalls: z.array(firewallConfigSchema, { error: 'expected an array' }).min(1, { error: NO_FIREWALL })
+    .superRefine((firewalls, ctx) => firewalls.forEach((f, i) => {
+      if (firewalls.findIndex((g) => g.name === f.name) === i) return;
+      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'another firewall has this name', input: f.name });
+    })),
+  /** Access rules, in order: the first that matches decides (Symfony `access_control`). @default [] */
+  accessControl: accessControlSchema.optional(),
+  /** Roles included in other roles. @default {} @example { ROLE_ADMIN: ['ROLE_USER'] } */
+  roleHierarchy: roleHierarchySchema.optional(),
+  /** Login throttling for password logins (HTTP Basic, JSON login); off when absent. */
+  throttling: loginThrottlingSchema.optional(),
+}).transform((o) => Object.freeze({
+  firewalls: Object.freeze(o.firewalls),
+  accessMap: new AccessMap(o.accessControl),
+  roleHierarchy: new RoleHierarchy(o.roleHierarchy),
+  throttler: o.throttling === undefined ? undefined : new LoginThrottler(o.throttling),
+}));
+
+/** One firewall (Symfony `security.firewalls.<name>`). */
+export type FirewallConfig = z.input<typeof firewallConfigSchema>;
 
 /** Options of {@link firewall}. */
-export interface FirewallOptions {
-  /** Firewalls, in order: the first whose `pattern`, `host` and `methods` match handles the request. */
-  firewalls: FirewallConfig[];
-  /** Access rules, in order: the first that matches decides (Symfony `access_control`). @default [] */
-  accessControl?: AccessControlRule[];
-  /** Roles included in other roles. @default {} @example { ROLE_ADMIN: ['ROLE_USER'] } */
-  roleHierarchy?: RoleHierarchyMap;
-  /** Login throttling for password logins (HTTP Basic, JSON login); off when absent. */
-  throttling?: LoginThrottlingOptions;
-}
+export type FirewallOptions = z.input<typeof firewallOptionsSchema>;
 
-/** One {@link FirewallConfig}, validated. */
-export interface ResolvedFirewall {
-  readonly name: string;
-  readonly matcher: RequestMatcher;
-  readonly security: boolean;
-  readonly stateless: boolean;
-  readonly authenticators: readonly Authenticator[];
-  readonly provider?: UserProvider;
-  readonly entryPoint?: AuthenticationEntryPoint;
-  /** Where a stateful firewall keeps the user identifier in the session. */
-  readonly sessionKey: string;
-}
+/** One {@link FirewallConfig}, validated. Frozen. */
+export type ResolvedFirewall = z.output<typeof firewallConfigSchema>;
 
 /** {@link FirewallOptions} after validation. Frozen. */
-export interface ResolvedFirewallOptions {
-  readonly firewalls: readonly ResolvedFirewall[];
-  readonly accessMap: AccessMap;
-  readonly roleHierarchy: RoleHierarchy;
-  readonly throttler?: LoginThrottler;
-}
-
-const FIREWALL_KEYS = ['name', 'pattern', 'host', 'methods', 'security', 'stateless', 'authenticators', 'provider', 'entryPoint'];
-
-function resolveAuthenticator(value: unknown, option: string): Authenticator {
-  const a = value as Partial<Authenticator> | null;
-  if (typeof a !== 'object' || a === null || typeof a.name !== 'string' || typeof a.supports !== 'function' || typeof a.authenticate !== 'function') {
-    throw invalid(option, 'expected an Authenticator (name, supports(), authenticate()), e.g. new HttpBasicAuthenticator()', value);
-  }
-  return a as Authenticator;
-}
-
-function resolveEntryPoint(value: unknown, authenticators: readonly Authenticator[], option: string): AuthenticationEntryPoint | undefined {
-  const candidates = authenticators.filter((a) => typeof a.start === 'function') as Array<Authenticator & AuthenticationEntryPoint>;
-  if (value === undefined) {
-    if (candidates.length > 1) {
-      throw invalid(option, `several authenticators can be the entry point (${candidates.map((a) => a.name).join(', ')}): name one`, value);
-    }
-    return candidates[0];
-  }
-  if (typeof value === 'string') {
-    const found = candidates.find((a) => a.name === value);
-    if (found === undefined) {
-      throw invalid(option, `no authenticator of this firewall named so can be an entry point (can: ${candidates.map((a) => a.name).join(', ') || 'none'})`, value);
-    }
-    return found;
-  }
-  if (typeof value === 'object' && value !== null && typeof (value as AuthenticationEntryPoint).start === 'function') return value as AuthenticationEntryPoint;
-  throw invalid(option, 'expected an authenticator name such as "http_basic" or an object with start(req, res)', value);
-}
-
-function resolveFirewall(value: unknown, option: string): ResolvedFirewall {
-  const f = objectOption(value, option);
-  knownKeys(f, FIREWALL_KEYS, option);
-  const name = stringOption(f.name, `${option}.name`);
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw invalid(`${option}.name`, 'expected letters, digits, "_", "-" or "."', name);
-  const matcher = compileRequestMatcher({ path: f.pattern as string | undefined, host: f.host as string | undefined, methods: f.methods as string[] | undefined }, option, 'pattern');
-  const authenticators = f.authenticators === undefined ? [] : arrayOption(f.authenticators, `${option}.authenticators`).map((a, i) => resolveAuthenticator(a, `${option}.authenticators[${i}]`));
-  const provider = f.provider as UserProvider | undefined;
-  if (provider !== undefined && (typeof provider !== 'object' || provider === null || typeof provider.loadUserByIdentifier !== 'function' || typeof provider.checkPassword !== 'function')) {
-    throw invalid(`${option}.provider`, 'expected a UserProvider (loadUserByIdentifier(), checkPassword())', provider);
-  }
-  const security = booleanOption(f.security, `${option}.security`, true);
-  if (security && authenticators.length > 0 && provider === undefined) {
-    throw invalid(`${option}.provider`, 'a firewall with authenticators needs a UserProvider to check passwords and load users, e.g. new InMemoryUserProvider({ users: … })', provider);
-  }
-  return Object.freeze({
-    name,
-    matcher,
-    security,
-    stateless: booleanOption(f.stateless, `${option}.stateless`, false),
-    authenticators: Object.freeze(authenticators),
-    provider,
-    entryPoint: resolveEntryPoint(f.entryPoint, authenticators, `${option}.entryPoint`),
-    sessionKey: `_security_${name}`,
-  });
-}
+export type ResolvedFirewallOptions = z.output<typeof firewallOptionsSchema>;
 
 /**
  * Validates {@link FirewallOptions} once, at construction.
+ * @param prefix - where the options sit, e.g. `security` in the kernel's options @default '' (the root)
  * @throws KernelConfigError naming the first bad option with its full path, e.g.
  *   `Invalid option "firewalls[0].pattern": not a valid regular expression: … (got "^/(admin").`
  */
-export function resolveFirewallOptions(options: FirewallOptions): ResolvedFirewallOptions {
-  const o = objectOption(options, 'options');
-  knownKeys(o, ['firewalls', 'accessControl', 'roleHierarchy', 'throttling'], '');
-  const list = arrayOption(o.firewalls, 'firewalls');
-  if (list.length === 0) throw invalid('firewalls', 'expected at least one firewall, e.g. [{ name: "main", authenticators: [new HttpBasicAuthenticator()], provider }]', list);
-  const firewalls = list.map((f, i) => resolveFirewall(f, `firewalls[${i}]`));
-  firewalls.forEach((f, i) => {
-    if (firewalls.findIndex((g) => g.name === f.name) !== i) throw invalid(`firewalls[${i}].name`, 'another firewall has this name', f.name);
-  });
-  return Object.freeze({
-    firewalls: Object.freeze(firewalls),
-    accessMap: new AccessMap(o.accessControl as AccessControlRule[] | undefined),
-    roleHierarchy: new RoleHierarchy(o.roleHierarchy as RoleHierarchyMap | undefined),
-    throttler: o.throttling === undefined ? undefined : new LoginThrottler(o.throttling as LoginThrottlingOptions),
-  });
+export function resolveFirewallOptions(options: FirewallOptions, prefix = ''): ResolvedFirewallOptions {
+  return parseOptions(firewallOptionsSchema, options, prefix);
 }

@@ -2,16 +2,21 @@ import type { Request, Response } from 'express';
 import { badCredentials } from './AuthenticationError';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import { parseBasicCredentials } from './BasicCredentials';
-import { knownKeys, objectOption, realmOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { optionsObject, quotedParameter } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 
-/** Options of {@link HttpBasicAuthenticator}. */
-export interface HttpBasicAuthenticatorOptions {
+/** The options of {@link HttpBasicAuthenticator}: {@link HttpBasicAuthenticatorOptions}. */
+export const httpBasicAuthenticatorOptionsSchema = optionsObject({
   /**
    * The realm of the `WWW-Authenticate: Basic realm="…"` challenge. Printable ASCII without `"`
    * or `\`. @default 'Secured Area' (Symfony's default, the oracle's challenge)
    */
-  realm?: string;
-}
+  realm: quotedParameter.default('Secured Area'),
+});
+
+/** Options of {@link HttpBasicAuthenticator}. */
+export type HttpBasicAuthenticatorOptions = z.input<typeof httpBasicAuthenticatorOptionsSchema>;
 
 /**
  * HTTP Basic authentication (Symfony `HttpBasicAuthenticator`, `http_basic: ~`): runs when the
@@ -26,8 +31,7 @@ export class HttpBasicAuthenticator implements Authenticator, AuthenticationEntr
 
   /** @throws KernelConfigError `Invalid option "realm": …` */
   constructor(options: HttpBasicAuthenticatorOptions = {}) {
-    knownKeys(objectOption(options, 'options'), ['realm'], '');
-    this.realm = realmOption(options.realm, 'realm', 'Secured Area');
+    this.realm = parseOptions(httpBasicAuthenticatorOptionsSchema, options, '').realm;
     this.challenge = `Basic realm="${this.realm}"`;
   }
 

@@ -2,32 +2,51 @@ import type bcryptjs from 'bcryptjs';
 import { loadPeer } from '../storage/optionalPeer';
 import { createSecurityUser, SecurityUser } from './SecurityUser';
 import type { UserProvider } from './UserProvider';
-import { integerOption, invalid, knownKeys, objectOption, stringListOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { integerFrom, optionsObject, stringList } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 
-/** One user of an {@link InMemoryUserProvider}. */
-export interface InMemoryUserDefinition {
+/** One user of an {@link InMemoryUserProvider}: {@link InMemoryUserDefinition}. */
+const userDefinitionSchema = optionsObject({
   /**
    * A bcrypt hash (`$2a$`, `$2b$` or `$2y$`, as `htpasswd -B` or `bcrypt.hash` make them), or a
    * plaintext password, which is hashed once at construction.
    * @example '$2b$10$…' or 'admin'
    */
-  password: string;
+  password: z.string({ error: 'expected a bcrypt hash or a plaintext password' }),
   /** Roles granted directly. @default [] */
-  roles?: string[];
-}
+  roles: stringList.default([]),
+});
 
-/** Options of {@link InMemoryUserProvider}. */
-export interface InMemoryUserProviderOptions {
+/** The options of {@link InMemoryUserProvider}: {@link InMemoryUserProviderOptions}. */
+export const inMemoryUserProviderOptionsSchema = optionsObject({
   /** Users by identifier. Identifiers are case-insensitive (stored lowercased, as Symfony does). */
-  users: Record<string, InMemoryUserDefinition>;
+  users: z.record(z.string(), userDefinitionSchema, { error: 'expected an object' }).superRefine((users, ctx) => {
+    const seen = new Set<string>();
+    for (const identifier of Object.keys(users)) {
+      const key = identifier.toLowerCase();
+      if (seen.has(key)) {
+        const message = 'identifiers are case-insensitive: another user has the same one';
+        const params = { got: JSON.stringify(identifier) };
+        ctx.addIssue({ code: 'custom', path: [identifier], message, input: identifier, params });
+      }
+      seen.add(key);
+    }
+  }),
   /**
    * bcrypt cost for hashing plaintext passwords at construction (2^cost rounds). The default is
    * low on purpose: plaintext passwords in configuration are for demos and tests, where a fast
    * start matters more than resistance to offline cracking. Give real deployments bcrypt hashes.
    * @default 8 (about 15 ms per password)
    */
-  cost?: number;
-}
+  cost: integerFrom(4).max(31, { error: 'expected a bcrypt cost from 4 to 31' }).default(8),
+});
+
+/** One user of an {@link InMemoryUserProvider}. */
+export type InMemoryUserDefinition = z.input<typeof userDefinitionSchema>;
+
+/** Options of {@link InMemoryUserProvider}. */
+export type InMemoryUserProviderOptions = z.input<typeof inMemoryUserProviderOptionsSchema>;
 
 const BCRYPT_HASH = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 /** Symfony's `PasswordHasherInterface::MAX_PASSWORD_LENGTH`: longer input is not hashed at all. */
@@ -57,20 +76,10 @@ export class InMemoryUserProvider implements UserProvider {
   constructor(options: InMemoryUserProviderOptions) {
     const bcrypt = loadPeer<typeof bcryptjs>('bcryptjs');
     this.bcrypt = bcrypt;
-    const o = objectOption(options, 'options');
-    knownKeys(o, ['users', 'cost'], '');
-    const cost = integerOption(o.cost, 'cost', 8, 4);
-    if (cost > 31) throw invalid('cost', 'expected a bcrypt cost from 4 to 31', cost);
-    for (const [identifier, definition] of Object.entries(objectOption(o.users, 'users'))) {
-      const option = `users.${identifier}`;
-      const d = objectOption(definition, option);
-      knownKeys(d, ['password', 'roles'], option);
-      if (typeof d.password !== 'string') throw invalid(`${option}.password`, 'expected a bcrypt hash or a plaintext password', d.password);
-      const roles = d.roles === undefined ? [] : stringListOption(d.roles, `${option}.roles`);
-      const key = identifier.toLowerCase();
-      if (this.users.has(key)) throw invalid(option, 'identifiers are case-insensitive: another user has the same one', identifier);
-      const hash = BCRYPT_HASH.test(d.password) ? d.password : bcrypt.hashSync(d.password, cost);
-      this.users.set(key, { user: createSecurityUser(identifier, roles), hash });
+    const { users, cost } = parseOptions(inMemoryUserProviderOptionsSchema, options, '');
+    for (const [identifier, { password, roles }] of Object.entries(users)) {
+      const hash = BCRYPT_HASH.test(password) ? password : bcrypt.hashSync(password, cost);
+      this.users.set(identifier.toLowerCase(), { user: createSecurityUser(identifier, roles), hash });
     }
     this.dummyHash = bcrypt.hashSync('dummy password', cost);
   }

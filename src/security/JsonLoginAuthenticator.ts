@@ -5,19 +5,26 @@ import type { Authenticator, Passport } from './Authenticator';
 import { createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions } from '../http/body/JsonBodyReader';
 import { decodedPathInfo } from './RequestMatcher';
 import type { SecurityUser } from './SecurityUser';
-import { invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { nonEmptyString, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+
+const CHECK_PATH = 'expected a path starting with "/"';
+
+/** The options of {@link JsonLoginAuthenticator}: {@link JsonLoginAuthenticatorOptions}. */
+export const jsonLoginAuthenticatorOptionsSchema = optionsObject({
+  /** The path (decoded path info) that takes `POST` login requests. @default '/api/login' */
+  checkPath: z.string({ error: CHECK_PATH }).startsWith('/', { error: CHECK_PATH }).default('/api/login'),
+  /** Where the username is in the JSON body; dots go into nested objects. @default 'username' */
+  usernamePath: nonEmptyString.default('username'),
+  /** Where the password is in the JSON body. @default 'password' */
+  passwordPath: nonEmptyString.default('password'),
+  /** Largest login body, in bytes or as `'10kb'` (checked by the body reader). @default '10kb' */
+  limit: z.custom<JsonBodyReaderOptions['limit']>().optional(),
+});
 
 /** Options of {@link JsonLoginAuthenticator}. */
-export interface JsonLoginAuthenticatorOptions {
-  /** The path (decoded path info) that takes `POST` login requests. @default '/api/login' */
-  checkPath?: string;
-  /** Where the username is in the JSON body; dots go into nested objects. @default 'username' */
-  usernamePath?: string;
-  /** Where the password is in the JSON body. @default 'password' */
-  passwordPath?: string;
-  /** Largest login body, in bytes or as `'10kb'`. @default '10kb' */
-  limit?: JsonBodyReaderOptions['limit'];
-}
+export type JsonLoginAuthenticatorOptions = z.input<typeof jsonLoginAuthenticatorOptionsSchema>;
 
 /** Symfony `UserBadge::MAX_USERNAME_LENGTH`. */
 const MAX_USERNAME_LENGTH = 4096;
@@ -44,13 +51,11 @@ export class JsonLoginAuthenticator implements Authenticator {
 
   /** @throws KernelConfigError naming the bad option, e.g. `Invalid option "checkPath"…` */
   constructor(options: JsonLoginAuthenticatorOptions = {}) {
-    const o = objectOption(options, 'options');
-    knownKeys(o, ['checkPath', 'usernamePath', 'passwordPath', 'limit'], '');
-    this.checkPath = o.checkPath === undefined ? '/api/login' : stringOption(o.checkPath, 'checkPath');
-    if (!this.checkPath.startsWith('/')) throw invalid('checkPath', 'expected a path starting with "/"', o.checkPath);
-    this.usernamePath = o.usernamePath === undefined ? 'username' : stringOption(o.usernamePath, 'usernamePath');
-    this.passwordPath = o.passwordPath === undefined ? 'password' : stringOption(o.passwordPath, 'passwordPath');
-    this.readBody = createJsonBodyReader({ limit: options.limit ?? '10kb' });
+    const o = parseOptions(jsonLoginAuthenticatorOptionsSchema, options, '');
+    this.checkPath = o.checkPath;
+    this.usernamePath = o.usernamePath;
+    this.passwordPath = o.passwordPath;
+    this.readBody = createJsonBodyReader({ limit: o.limit ?? '10kb' });
   }
 
   /** True for `POST <checkPath>` with a JSON `Content-Type`. */

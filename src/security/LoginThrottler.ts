@@ -3,17 +3,23 @@ import { formatMessage } from '../errors/codes';
 import { ServiceUnavailableHttpError } from '../http/errors';
 import { AuthenticationError } from './AuthenticationError';
 import type { ThrottleStore } from './ThrottleStore';
-import { integerOption, invalid, knownKeys, objectOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { integerFrom, objectWith, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+
+/** The options of login throttling (Symfony `login_throttling`): {@link LoginThrottlingOptions}. */
+export const loginThrottlingSchema = optionsObject({
+  /** Failed attempts allowed per username and IP within the interval; the next is refused. @default 5 */
+  maxAttempts: integerFrom(1).default(5),
+  /** The interval, in seconds. @default 60 (Symfony's `'1 minute'`) */
+  intervalSeconds: integerFrom(1).default(60),
+  /** Where the counters live; share one between instances. @example new SqliteThrottleStore(openSqlite(file)) */
+  store: objectWith<ThrottleStore>(['peek', 'hit', 'reset'],
+    'a ThrottleStore (peek, hit, reset), e.g. new SqliteThrottleStore(openSqlite(file))'),
+});
 
 /** Options of login throttling (Symfony `login_throttling`). */
-export interface LoginThrottlingOptions {
-  /** Failed attempts allowed per username and IP within the interval; the next is refused. @default 5 */
-  maxAttempts?: number;
-  /** The interval, in seconds. @default 60 (Symfony's `'1 minute'`) */
-  intervalSeconds?: number;
-  /** Where the counters live; share one between instances. */
-  store: ThrottleStore;
-}
+export type LoginThrottlingOptions = z.input<typeof loginThrottlingSchema>;
 
 /** Symfony `DefaultLoginRateLimiter`: the IP alone may try five times as often as one username from it. */
 const IP_FACTOR = 5;
@@ -44,16 +50,10 @@ export class LoginThrottler {
    * @throws KernelConfigError e.g. `Invalid option "throttling.maxAttempts": expected an integer ≥ 1 (got 0).`
    */
   constructor(options: LoginThrottlingOptions, option = 'throttling') {
-    const o = objectOption(options, option);
-    knownKeys(o, ['maxAttempts', 'intervalSeconds', 'store'], option);
-    this.maxAttempts = integerOption(o.maxAttempts, `${option}.maxAttempts`, 5, 1);
-    this.intervalSeconds = integerOption(o.intervalSeconds, `${option}.intervalSeconds`, 60, 1);
-    const store = o.store as ThrottleStore | undefined;
-    if (typeof store?.hit !== 'function' || typeof store.reset !== 'function' || typeof store.peek !== 'function') {
-      const expected = 'expected a ThrottleStore (peek, hit, reset), e.g. new SqliteThrottleStore(openSqlite(file))';
-      throw invalid(`${option}.store`, expected, store);
-    }
-    this.store = store;
+    const o = parseOptions(loginThrottlingSchema, options, option);
+    this.maxAttempts = o.maxAttempts;
+    this.intervalSeconds = o.intervalSeconds;
+    this.store = o.store;
   }
 
   /**

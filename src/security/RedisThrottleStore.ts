@@ -1,18 +1,26 @@
 import type { RedisClient } from '../storage/redis';
 import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../storage/StorageUnavailableError';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
-import { invalid, knownKeys, objectOption, stringOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { nonEmptyString, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 
-/** Options of {@link RedisThrottleStore}. */
-export interface RedisThrottleStoreOptions {
+const TIMEOUT = 'expected an integer of milliseconds ≥ 1';
+
+/** The options of {@link RedisThrottleStore}: {@link RedisThrottleStoreOptions}. */
+export const redisThrottleStoreOptionsSchema = optionsObject({
   /** Prefix of every key. @default 'express-kernel:login-throttling:' */
-  prefix?: string;
+  prefix: nonEmptyString.default('express-kernel:login-throttling:'),
   /**
    * The deadline of each hit or reset, in milliseconds: past it (a stalled Redis) the call rejects
    * with a `StorageUnavailableError` and login throttling answers 503. @default 1000
    */
-  timeoutMs?: number;
-}
+  timeoutMs: z.number({ error: TIMEOUT }).int({ error: TIMEOUT }).min(1, { error: TIMEOUT })
+    .max(Number.MAX_SAFE_INTEGER, { error: TIMEOUT }).default(DEFAULT_STORAGE_TIMEOUT_MS),
+});
+
+/** Options of {@link RedisThrottleStore}. */
+export type RedisThrottleStoreOptions = z.input<typeof redisThrottleStoreOptionsSchema>;
 
 /** INCR, start the window on the first hit, read the time left: one atomic script. */
 const HIT = `local count = redis.call('INCR', KEYS[1])
@@ -42,12 +50,9 @@ export class RedisThrottleStore implements ThrottleStore {
    * @throws KernelConfigError `Invalid option "prefix": …` or `Invalid option "timeoutMs": …`
    */
   constructor(private readonly client: Pick<RedisClient, 'eval' | 'del'>, options: RedisThrottleStoreOptions = {}) {
-    knownKeys(objectOption(options, 'options'), ['prefix', 'timeoutMs'], '');
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
-    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs < 1) {
-      throw invalid('timeoutMs', 'expected an integer of milliseconds ≥ 1', this.timeoutMs);
-    }
-    this.prefix = options.prefix === undefined ? 'express-kernel:login-throttling:' : stringOption(options.prefix, 'prefix');
+    const o = parseOptions(redisThrottleStoreOptionsSchema, options, '');
+    this.timeoutMs = o.timeoutMs;
+    this.prefix = o.prefix;
   }
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {

@@ -1,7 +1,13 @@
-import { objectOption, stringListOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { stringList } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+
+/** Which roles each role includes (Symfony `security.role_hierarchy`): {@link RoleHierarchyMap}. */
+export const roleHierarchySchema = z.record(z.string(), stringList.readonly(), { error: 'expected an object' })
+  .readonly();
 
 /** Which roles each role includes, e.g. `{ ROLE_ADMIN: ['ROLE_USER'] }`. */
-export type RoleHierarchyMap = Readonly<Record<string, readonly string[]>>;
+export type RoleHierarchyMap = z.input<typeof roleHierarchySchema>;
 
 /**
  * Expands roles through the hierarchy (Symfony `RoleHierarchy::getReachableRoleNames`). The
@@ -17,8 +23,8 @@ export class RoleHierarchy {
    */
   constructor(hierarchy: RoleHierarchyMap = {}, option = 'roleHierarchy') {
     const direct = new Map<string, string[]>();
-    for (const [role, included] of Object.entries(objectOption(hierarchy, option))) {
-      direct.set(role, stringListOption(included, `${option}.${role}`));
+    for (const [role, included] of Object.entries(parseOptions(roleHierarchySchema, hierarchy, option))) {
+      direct.set(role, [...included]);
     }
     const reachable = new Map<string, readonly string[]>();
     for (const role of direct.keys()) {

@@ -4,7 +4,9 @@ import type { RouteCollection } from '../routing/RouteCollection';
 import { denyAccess } from './ExceptionListener';
 import { AccessDecision, isGranted } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
-import { functionOption, invalid } from '../config/optionValidation';
+import { z } from 'zod';
+import { functionOption } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
 import { defineRequestSlot } from '../http/requestSlots';
 
 declare module 'express-serve-static-core' {
@@ -77,8 +79,22 @@ export interface SecuredRouteOptions {
 }
 
 const CHECKED = new WeakMap<Route, SecuredRouteOptions>();
-const FUNCTIONS = ['security', 'securityPostDenormalize', 'provider', 'denormalize'] as const;
-const MESSAGES = ['securityMessage', 'securityPostDenormalizeMessage'] as const;
+const aFunction = functionOption('a function').optional();
+const aString = z.string({ error: 'expected a string' }).optional();
+
+/**
+ * The security options among a route's options (which hold others too, so unknown keys are left
+ * alone): checked here, typed by {@link SecuredRouteOptions}.
+ */
+const securedRouteOptionsSchema = z.looseObject({
+  security: aFunction,
+  securityMessage: aString,
+  securityPostDenormalize: aFunction,
+  securityPostDenormalizeMessage: aString,
+  provider: aFunction,
+  denormalize: aFunction,
+  json: z.boolean({ error: 'expected true or false' }).optional(),
+});
 
 /**
  * Validates a route's security options (once per route, then cached).
@@ -88,11 +104,8 @@ const MESSAGES = ['securityMessage', 'securityPostDenormalizeMessage'] as const;
 export function securedRouteOptions(route: Route, name: string): SecuredRouteOptions {
   const cached = CHECKED.get(route);
   if (cached !== undefined) return cached;
-  const o = route.options as SecuredRouteOptions & Record<string, unknown>;
-  const at = (key: string): string => `routes.${name}.options.${key}`;
-  for (const key of FUNCTIONS) if (o[key] !== undefined) functionOption(o[key], at(key), 'a function');
-  for (const key of MESSAGES) if (o[key] !== undefined && typeof o[key] !== 'string') throw invalid(at(key), 'expected a string', o[key]);
-  if (o.json !== undefined && typeof o.json !== 'boolean') throw invalid(at('json'), 'expected true or false', o.json);
+  parseOptions(securedRouteOptionsSchema, route.options, `routes.${name}.options`);
+  const o = route.options as SecuredRouteOptions;
   CHECKED.set(route, o);
   return o;
 }

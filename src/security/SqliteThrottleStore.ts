@@ -1,15 +1,26 @@
 import type { Statement } from 'better-sqlite3';
 import { sqliteCall, type SqliteDatabase } from '../storage/sqlite';
 import { NONE, ThrottleHit, ThrottleStore } from './ThrottleStore';
-import { invalid, knownKeys, objectOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { functionOption, optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+
+const TABLE = 'expected an SQL identifier (letters, digits, _)';
+
+/** The options of {@link SqliteThrottleStore}: {@link SqliteThrottleStoreOptions}. */
+export const sqliteThrottleStoreOptionsSchema = optionsObject({
+  /** The table, created when missing. Letters, digits and `_`. @default 'security_login_throttling' */
+  table: z.string({ error: TABLE }).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: TABLE })
+    .default('security_login_throttling'),
+  /**
+   * The clock, in milliseconds since the epoch; instances sharing a file should share a clock.
+   * @default Date.now
+   */
+  now: functionOption<() => number>('a function () => milliseconds since the epoch').default(() => Date.now),
+});
 
 /** Options of {@link SqliteThrottleStore}. */
-export interface SqliteThrottleStoreOptions {
-  /** The table, created when missing. Letters, digits and `_`. @default 'security_login_throttling' */
-  table?: string;
-  /** The clock, in milliseconds since the epoch; instances sharing a file should share a clock. @default Date.now */
-  now?: () => number;
-}
+export type SqliteThrottleStoreOptions = z.input<typeof sqliteThrottleStoreOptionsSchema>;
 
 /**
  * A {@link ThrottleStore} in an SQLite database (open it with `openSqlite`): processes that open
@@ -30,10 +41,8 @@ export class SqliteThrottleStore implements ThrottleStore {
    * @throws KernelConfigError `Invalid option "table": …`
    */
   constructor(db: SqliteDatabase, options: SqliteThrottleStoreOptions = {}) {
-    knownKeys(objectOption(options, 'options'), ['table', 'now'], '');
-    const table = options.table ?? 'security_login_throttling';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw invalid('table', 'expected an SQL identifier (letters, digits, _)', table);
-    this.now = options.now ?? Date.now;
+    const { table, now } = parseOptions(sqliteThrottleStoreOptionsSchema, options, '');
+    this.now = now;
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID`);
     this.upsert = db.prepare(`INSERT INTO ${table} (key, count, expires_at) VALUES (@key, 1, @expiresAt)
       ON CONFLICT (key) DO UPDATE SET

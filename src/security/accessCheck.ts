@@ -1,13 +1,18 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { RouteCollection } from '../routing/RouteCollection';
 import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions, validateSecuredRoutes } from './RouteSecurity';
-import { knownKeys, objectOption } from '../config/optionValidation';
+import { z } from 'zod';
+import { optionsObject } from '../config/optionSchemas';
+import { parseOptions } from '../config/parseOptions';
+import { RouteCollection } from '../routing/RouteCollection';
+
+/** The options of {@link accessCheck}: {@link AccessCheckOptions}. */
+export const accessCheckOptionsSchema = optionsObject({
+  /** The routing table, to validate every route's security options now rather than on first use. */
+  routes: z.instanceof(RouteCollection, { error: 'expected a RouteCollection' }).optional(),
+});
 
 /** Options of {@link accessCheck}. */
-export interface AccessCheckOptions {
-  /** The routing table, to validate every route's security options now rather than on first use. */
-  routes?: RouteCollection;
-}
+export type AccessCheckOptions = z.input<typeof accessCheckOptionsSchema>;
 
 /**
  * The first route handler (API Platform's `AccessCheckerProvider` for `security`): after the
@@ -19,8 +24,8 @@ export interface AccessCheckOptions {
  * @throws KernelConfigError at construction, for a bad option or (with `routes`) a route's bad security option
  */
 export function accessCheck(options: AccessCheckOptions = {}): RequestHandler {
-  knownKeys(objectOption(options, 'options'), ['routes'], '');
-  if (options.routes !== undefined) validateSecuredRoutes(options.routes);
+  const { routes } = parseOptions(accessCheckOptionsSchema, options, '');
+  if (routes !== undefined) validateSecuredRoutes(routes);
   return function securityAccessCheck(req: Request, res: Response, next: NextFunction) {
     const o = matchedRouteOptions(req);
     if (o === undefined) return next();

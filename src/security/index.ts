@@ -3,7 +3,7 @@
  * checks (Symfony SecurityBundle and API Platform's `security` / `securityPostDenormalize`).
  */
 export { firewall } from './firewall';
-export { resolveFirewallOptions } from './FirewallOptions';
+export { firewallConfigSchema, firewallOptionsSchema, resolveFirewallOptions } from './FirewallOptions';
 export type { FirewallOptions, FirewallConfig, ResolvedFirewall, ResolvedFirewallOptions } from './FirewallOptions';
 export { AccessMap } from './AccessMap';
 export type { AccessControlRule } from './AccessMap';

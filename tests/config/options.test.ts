@@ -2,16 +2,24 @@ import fc from 'fast-check';
 import { KernelConfigError } from '../../src/config/KernelConfigError';
 import { invalidOption, optionPath, shown, unknownOptionMessage } from '../../src/config/optionError';
 import { resolveCorsOptions } from '../../src/cors/options';
+import { resolveSecurityHeadersOptions } from '../../src/http/securityHeadersOptions';
 import { resolveKernelOptions } from '../../src/kernel/options';
 import { resolveLocaleOptions } from '../../src/locale/options';
 import { resolveRetention } from '../../src/profiler/storage/retention';
 import { RouteCollection } from '../../src/routing/RouteCollection';
 import { resolveFirewallOptions } from '../../src/security/FirewallOptions';
+import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { JsonLoginAuthenticator } from '../../src/security/JsonLoginAuthenticator';
+import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
+import { RedisThrottleStore } from '../../src/security/RedisThrottleStore';
 import { resolveSessionOptions } from '../../src/session/options';
 import { resolveTimeZoneOptions } from '../../src/timezone/options';
 
 const SECRET = 'x'.repeat(32);
 const routes = new RouteCollection();
+/** A Redis client that is never called: the store's constructor only checks its options. */
+const notCalled = (): Promise<never> => Promise.reject(new Error('not called'));
+const unusedRedis = { eval: notCalled, del: notCalled };
 
 /** Each layer's validation, fed one options object. */
 const LAYERS: Record<string, (options: Record<string, unknown>) => unknown> = {
@@ -19,6 +27,12 @@ const LAYERS: Record<string, (options: Record<string, unknown>) => unknown> = {
   cors: (o) => resolveCorsOptions({ paths: { '^/api': o } }),
   session: (o) => resolveSessionOptions({ secret: SECRET, ...o }),
   firewall: (o) => resolveFirewallOptions({ firewalls: [{ name: 'main', ...o }] }),
+  security: (o) => resolveFirewallOptions({ firewalls: [{ name: 'main' }], ...o }),
+  'kernel security': (o) => resolveKernelOptions({ routes, security: { firewalls: [{ name: 'main', ...o }] } }),
+  securityHeaders: (o) => resolveSecurityHeadersOptions(o),
+  HttpBasicAuthenticator: (o) => new HttpBasicAuthenticator(o),
+  JsonLoginAuthenticator: (o) => new JsonLoginAuthenticator(o),
+  RedisThrottleStore: (o) => new RedisThrottleStore(unusedRedis, o),
   locale: (o) => resolveLocaleOptions(o),
   timeZone: (o) => resolveTimeZoneOptions(o),
   'profiler.storage': (o) => resolveRetention(o),
@@ -61,6 +75,26 @@ describe('a misspelled key in each layer\'s options', () => {
     expect(() => LAYERS[layer](options)).toThrow(message);
   });
 
+  it.each([
+    ['security', { accessControll: [] }, 'accessControll', 'accessControl'],
+    ['security', { accessControl: [{ path: '^/', role: ['ROLE_USER'] }] }, 'accessControl[0].role', 'roles'],
+    ['security', { throttling: { store: new MemoryThrottleStore(), maxAttempt: 3 } }, 'throttling.maxAttempt',
+      'maxAttempts'],
+    ['kernel security', { patern: '^/' }, 'security.firewalls[0].patern', 'pattern'],
+    ['kernel', { layers: { firewal: [] } }, 'layers.firewal', 'firewall'],
+    ['securityHeaders', { xFrameOption: { action: 'deny' } }, 'securityHeaders.xFrameOption', 'xFrameOptions'],
+    ['securityHeaders', { contentSecurityPolice: false }, 'securityHeaders.contentSecurityPolice',
+      'contentSecurityPolicy'],
+    ['kernel', { securityHeaders: { hts: false } }, 'securityHeaders.hts', 'hsts'],
+    ['HttpBasicAuthenticator', { relm: 'api' }, 'relm', 'realm'],
+    ['JsonLoginAuthenticator', { checkpath: '/login' }, 'checkpath', 'checkPath'],
+    ['RedisThrottleStore', { timeout: 5 }, 'timeout', 'timeoutMs'],
+  ])('%s: %j names %s and suggests %s', (layer, options, option, name) => {
+    expect(() => LAYERS[layer](options)).toThrow(KernelConfigError);
+    const message = `Invalid option "${option}": unknown option; did you mean "${name}"?`;
+    expect(() => LAYERS[layer](options)).toThrow(message);
+  });
+
   it('lists the known options when no name is close', () => {
     expect(unknownOptionMessage('zzzzzzzz', ['default', 'cookieName'])).toBe('unknown option; expected one of default, cookieName.');
   });
@@ -75,10 +109,33 @@ describe('random wrong values', () => {
     ['cors', 'allowedHeaders', 'cors.paths["^/api"].allowedHeaders'],
     ['session', 'ttlSeconds', 'session.ttlSeconds'],
     ['session', 'cookieDomain', 'session.cookieDomain'],
-    ['locale', 'enabledLocales', 'locale.enabledLocales'],
+    // a valid list without the default locale ("en") is told at locale.defaultLocale
+    ['locale', 'enabledLocales', 'locale.'],
     ['timeZone', 'default', 'timeZone.default'],
     ['timeZone', 'cookieName', 'timeZone.cookieName'],
     ['profiler.storage', 'maxBytes', 'profiler.storage.maxBytes'],
+    ['firewall', 'name', 'firewalls[0].name'],
+    ['firewall', 'pattern', 'firewalls[0].pattern'],
+    ['firewall', 'host', 'firewalls[0].host'],
+    ['firewall', 'methods', 'firewalls[0].methods'],
+    ['firewall', 'stateless', 'firewalls[0].stateless'],
+    ['firewall', 'authenticators', 'firewalls[0].authenticators'],
+    ['firewall', 'provider', 'firewalls[0].provider'],
+    ['firewall', 'entryPoint', 'firewalls[0].entryPoint'],
+    ['security', 'firewalls', 'firewalls'],
+    ['security', 'accessControl', 'accessControl'],
+    ['security', 'roleHierarchy', 'roleHierarchy'],
+    ['security', 'throttling', 'throttling'],
+    ['kernel security', 'pattern', 'security.firewalls[0].pattern'],
+    ['kernel', 'security', 'security'],
+    ['kernel', 'layers', 'layers'],
+    ['kernel', 'securityHeaders', 'securityHeaders'],
+    ['securityHeaders', 'contentSecurityPolicy', 'securityHeaders.contentSecurityPolicy'],
+    ['securityHeaders', 'strictTransportSecurity', 'securityHeaders.strictTransportSecurity'],
+    ['securityHeaders', 'xPoweredBy', 'securityHeaders.xPoweredBy'],
+    ['HttpBasicAuthenticator', 'realm', 'realm'],
+    ['JsonLoginAuthenticator', 'checkPath', 'checkPath'],
+    ['RedisThrottleStore', 'timeoutMs', 'timeoutMs'],
   ];
 
   it.each(CASES)('%s %s: either accepted or a KernelConfigError naming %s', (layer, key, option) => {

@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import { createKernel, KernelConfigError } from '../../src';
 import { RouteCollection } from '../../src/routing';
 
@@ -15,6 +16,24 @@ describe('createKernel(options) validation', () => {
   test('names nested options and shows the bad value', () => {
     expect(() => createKernel({ routes, trustedProxies: [''] })).toThrow(/Invalid option "trustedProxies\[0\]": .*\(got ""\)/);
     expect(() => createKernel({ routes, profiler: { allowdIps: [] } } as never)).toThrow('Invalid option "profiler.allowdIps": unknown option; did you mean "allowedIps"?');
+  });
+
+  test('names the layers\' options by their full path, checked by the layers\' own schemas', () => {
+    expect(() => createKernel({ routes, security: { firewalls: [{ name: 'main', pattern: '^/(admin' }] } }))
+      .toThrow(new RegExp('^Invalid option "security\\.firewalls\\[0\\]\\.pattern": not a valid regular expression: '
+        + '.* \\(got "\\^/\\(admin"\\)\\.$'));
+    expect(() => createKernel({ routes, security: { firewalls: [{ name: 'main' }, { name: 'main' }] } }))
+      .toThrow('Invalid option "security.firewalls[1].name": another firewall has this name (got "main").');
+    expect(() => createKernel({ routes, securityHeaders: { strictTransportSecurity: { maxAge: -1 } } }))
+      .toThrow('Invalid option "securityHeaders.strictTransportSecurity": helmet refused it: '
+        + 'Strict-Transport-Security: -1 is not a valid value for maxAge. Please choose a positive integer '
+        + '(got {"maxAge":-1}).');
+  });
+
+  test('names the bad handler in a list of layer handlers', () => {
+    const ok: RequestHandler = (_req, _res, next) => next();
+    expect(() => createKernel({ routes, layers: { cors: [ok, 5 as never] } }))
+      .toThrow('Invalid option "layers.cors[1]": expected an Express middleware function (got 5).');
   });
 
   test('throws a KernelConfigError with a stable code', () => {

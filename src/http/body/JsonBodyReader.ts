@@ -1,13 +1,21 @@
 import express, { type Request, type Response } from 'express';
 import { formatMessage } from '../../errors/codes';
 import { BadRequestHttpError, HttpError } from '../errors';
-import { invalid, knownKeys, objectOption } from '../../config/optionValidation';
+import { z } from 'zod';
+import { invalidOption } from '../../config/optionError';
+import { optionsObject } from '../../config/optionSchemas';
+import { parseOptions } from '../../config/parseOptions';
+
+const LIMIT = 'expected a number of bytes or a size such as "100kb" or "1mb"';
+
+/** The options of {@link createJsonBodyReader}: {@link JsonBodyReaderOptions}. */
+export const jsonBodyReaderOptionsSchema = optionsObject({
+  /** Largest body accepted, in bytes or as `'100kb'`; larger is a 413. @default '100kb' */
+  limit: z.union([z.number(), z.string()], { error: LIMIT }).optional(),
+});
 
 /** Options of {@link createJsonBodyReader}. */
-export interface JsonBodyReaderOptions {
-  /** Largest body accepted, in bytes or as `'100kb'`; larger is a 413. @default '100kb' */
-  limit?: number | string;
-}
+export type JsonBodyReaderOptions = z.input<typeof jsonBodyReaderOptionsSchema>;
 
 /** The media types read as JSON: `application/json` and `application/*+json` (e.g. `ld+json`, `merge-patch+json`). */
 export const JSON_TYPES: readonly string[] = ['application/json', 'application/*+json'];
@@ -54,7 +62,7 @@ const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 
 export function parseByteLimit(limit: number | string): number {
   if (typeof limit === 'number' && Number.isFinite(limit) && limit >= 0) return Math.floor(limit);
   const m = typeof limit === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(limit) : null;
-  if (m === null) throw invalid('limit', 'expected a number of bytes or a size such as "100kb" or "1mb"', limit);
+  if (m === null) throw invalidOption('limit', LIMIT, limit);
   return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
 }
 
@@ -86,8 +94,7 @@ function translate(err: unknown): HttpError {
  * @throws KernelConfigError for an unknown option or a bad `limit`
  */
 export function createJsonBodyReader(options: JsonBodyReaderOptions = {}): JsonBodyReader {
-  knownKeys(objectOption(options, 'options'), ['limit'], '');
-  const limit = parseByteLimit(options.limit ?? '100kb');
+  const limit = parseByteLimit(parseOptions(jsonBodyReaderOptionsSchema, options, '').limit ?? '100kb');
   const parser = express.json({ limit, type: [...JSON_TYPES], strict: true });
   return (req, res) => new Promise<void>((resolve, reject) => {
     // body-parser would read (and drop) the whole body before answering 413: refuse it unread

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { invalid } from '../../config/optionValidation';
+import { invalidOption } from '../../config/optionError';
 import { HttpError } from '../errors';
 import { createJsonBodyReader, hasBody, isJsonRequest, JsonBodyReaderOptions } from './JsonBodyReader';
 
@@ -10,7 +10,7 @@ import { createJsonBodyReader, hasBody, isJsonRequest, JsonBodyReaderOptions } f
 function jsonOnly(req: Request): boolean | undefined {
   const json = req.kernel?.routeDefinition?.options.json;
   if (json !== undefined && typeof json !== 'boolean') {
-    throw invalid(`routes.${req.kernel?.route ?? '?'}.options.json`, 'expected true or false', json);
+    throw invalidOption(`routes.${req.kernel?.route ?? '?'}.options.json`, 'expected true or false', json);
   }
   return json;
 }
