@@ -9,6 +9,8 @@ import request from 'supertest';
 import type { SqlStore } from '../../src/api/sql/createSqlState';
 import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { openDemoDatabase } from '../../src/demo/database';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
+import { has } from '../helpers/requirements';
 
 const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 const ADMIN = basic('admin', 'admin');
@@ -19,13 +21,30 @@ const JSON_TYPE = 'application/json';
 let kernel: DemoKernel;
 let dir: string;
 let n = 0;
-beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-api-')); });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+/** A throwaway PostgreSQL server for the PostgreSQL cases (when Debian's postgresql is installed). */
+let postgres: TestPostgres | undefined;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-api-'));
+  if (WITH_POSTGRES) postgres = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await postgres?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
-/** Each case on a fresh demo: the in-memory store, and the SQL store on a new SQLite file (migrated, seeded). */
+/** postgresql: apt-get install -y postgresql (skipped with one line when missing; CI=true requires it) */
+const WITH_POSTGRES = has('postgresql');
+
+/**
+ * Each case on a fresh demo: the in-memory store, the SQL store on a new SQLite file, and (with
+ * Debian's postgresql) on a new PostgreSQL database: migrated and seeded by the demo's own start-up.
+ */
 const STORES: Array<[string, () => Promise<SqlStore | undefined>]> = [
   ['MemoryState', () => Promise.resolve(undefined)],
   ['SQLite file', () => openDemoDatabase({ SQLITE_PATH: path.join(dir, `demo-${++n}.sqlite`) })],
+  ...(WITH_POSTGRES ? [['PostgreSQL', async () => openDemoDatabase({
+    DATABASE_URL: await postgres!.createDatabase(`demo_${++n}`),
+  })] as [string, () => Promise<SqlStore | undefined>]] : []),
 ];
 
 const create = async (body: object, auth = USER) => request(kernel).post('/api/books').set('Authorization', auth).send(body);

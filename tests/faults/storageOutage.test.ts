@@ -10,9 +10,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import request from 'supertest';
+import type { SqlStore } from '../../src/api/sql/createSqlState';
 import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
+import { openDemoDatabase } from '../../src/demo/database';
 import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
 import type { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
 import { openRedis, type RedisClient } from '../../src/storage/redis';
@@ -76,15 +79,18 @@ describe('Redis killed', () => {
 
 describe('a read-only SQLite database (PRAGMA query_only)', () => {
   let kernel: DemoKernel;
+  let books: SqlStore;
   const logs: string[] = [];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-readonly-'));
     const logger = pino({ level: 'warn' }, { write: (line: string) => { logs.push(line); } });
-    kernel = createDemoKernel({ debug: false, sqlitePath: path.join(dir, 'demo.sqlite'), logger });
+    // the books on the demo's SQL store (its own file, migrated and seeded), as `npm start` has them
+    books = await openDemoDatabase({ SQLITE_PATH: path.join(dir, 'books.sqlite') });
+    kernel = createDemoKernel({ debug: false, sqlitePath: path.join(dir, 'demo.sqlite'), logger, store: books });
   });
 
-  afterEach(async () => { await kernel.close(); });
+  afterEach(async () => { await kernel.close(); await books.close(); });
 
   test('a login whose session cannot be saved is a 503 without Set-Cookie, with the reason logged', async () => {
     (kernel.sessionLayer!.store as SqliteSessionStore).db.pragma('query_only = ON');
@@ -94,8 +100,12 @@ describe('a read-only SQLite database (PRAGMA query_only)', () => {
   });
 
   test('POST /api/books on a read-only database is a 503 with the reason logged, not a bare 500', async () => {
-    kernel.database.pragma('query_only = ON');
-    const res = await request(kernel).post('/api/books').send({ title: 'Ubik' }).set('Accept', 'application/json');
+    // logged in first (the session cookie), so the failing write is the only thing that happens
+    const cookie = cookieOf(await request(kernel).get('/admin').set('Authorization', BASIC).expect(200));
+    // the store's one SQLite connection becomes read-only: the insert fails with SQLITE_READONLY
+    await sql`PRAGMA query_only = ON`.execute(books.db);
+    const res = await request(kernel).post('/api/books').set('Cookie', cookie)
+      .send({ title: 'Ubik' }).set('Accept', 'application/json');
     expectUnavailable(res, 'Book', false);
     expect(logs.join('')).toMatch(/SQLITE_READONLY/);
   });
