@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { invalid, knownKeys, objectOption, stringOption } from '../../config/optionValidation';
 import { KernelConfigError } from '../../config/KernelConfigError';
+import { invalidOption } from '../../config/optionError';
+import { parseOptions } from '../../config/parseOptions';
 import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
 import type { SecuredRouteOptions } from '../../security/RouteSecurity';
@@ -9,7 +10,7 @@ import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { entrypointHal } from '../serializer/hal';
 import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation } from '../serializer/jsonld';
-import type { ApiOptions } from './ApiOptions';
+import { apiOptionsSchema, type ApiOptions } from './ApiOptions';
 import { ItemNotFoundError } from './ApiErrors';
 import { apiErrorRenderer } from './apiErrorRenderer';
 import './ApiRequestState';
@@ -17,25 +18,22 @@ import { negotiateFormat } from './negotiation';
 import { ResourceEndpoint } from './ResourceEndpoint';
 import { defaultDocumentationPage, sendFormatted } from './respond';
 
-const KNOWN = ['resources', 'entrypoint', 'entrypointName', 'documentationPage', 'docsPath', 'title', 'stateContext'];
-
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
   errorRenderer: ReturnType<typeof apiErrorRenderer>;
 }
 
 function resolvePaths(options: ApiOptions): ApiPaths {
-  const entrypoint = options.entrypoint === undefined ? '/api' : stringOption(options.entrypoint, 'api.entrypoint');
-  if (!/^\/[^{}]*[^/{}]$/.test(entrypoint)) throw invalid('api.entrypoint', 'expected a path such as "/api"', entrypoint);
+  const entrypoint = options.entrypoint ?? '/api';
   const resources = new Map<string, Resource>();
   const prefixes: Record<string, string> = {};
   for (const [i, r] of options.resources.entries()) {
-    if (typeof r !== 'object' || r === null || typeof r.shortName !== 'string' || r.metadata === undefined) {
-      throw invalid(`api.resources[${i}]`, 'expected what defineResource() returns', r);
+    if (resources.has(r.shortName)) {
+      throw invalidOption(`api.resources[${i}]`, 'expected one resource per short name', r.shortName);
     }
-    if (resources.has(r.shortName)) throw invalid(`api.resources[${i}]`, 'expected one resource per short name', r.shortName);
     if ((BUILT_IN_CLASSES as readonly string[]).includes(r.shortName)) {
-      throw invalid(`api.resources[${i}].shortName`, 'this name is the API\'s own class; choose another', r.shortName);
+      const what = 'this name is the API\'s own class; choose another';
+      throw invalidOption(`api.resources[${i}].shortName`, what, r.shortName);
     }
     resources.set(r.shortName, r);
     prefixes[r.shortName] = r.routePrefix;
@@ -43,7 +41,8 @@ function resolvePaths(options: ApiOptions): ApiPaths {
   for (const r of resources.values()) {
     for (const p of r.metadata.properties) {
       if (p.relation !== undefined && !resources.has(p.relation)) {
-        throw invalid(`resources.${r.shortName}.schema.${p.name}`, `relation() names no resource of the API (known: ${[...resources.keys()].join(', ')})`, p.relation);
+        const what = `relation() names no resource of the API (known: ${[...resources.keys()].join(', ')})`;
+        throw invalidOption(`resources.${r.shortName}.schema.${p.name}`, what, p.relation);
       }
     }
   }
@@ -100,10 +99,8 @@ function operationRoute(
  * @throws KernelConfigError for an unknown option, two resources with one short name or one
  *   route name, a relation to a resource not in `resources`
  */
-export function apiRoutes(options: ApiOptions): RouteCollection {
-  objectOption(options, 'api');
-  knownKeys(options, KNOWN, 'api');
-  if (!Array.isArray(options.resources)) throw invalid('api.resources', 'expected an array of resources', options.resources);
+export function apiRoutes(given: ApiOptions): RouteCollection {
+  const options = parseOptions(apiOptionsSchema, given, 'api');
   const paths = resolvePaths(options);
   const docsPath = options.docsPath ?? `${paths.entrypoint}/docs`;
   const page: RequestHandler = options.documentationPage ?? defaultDocumentationPage(paths, docsPath);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { invalid, knownKeys, objectOption, stringOption } from '../../config/optionValidation';
+import { invalidOption } from '../../config/optionError';
+import { integerFrom, nonEmptyString, objectWith, optionsObject } from '../../config/optionSchemas';
+import { parseOptions } from '../../config/parseOptions';
 import type { PostDenormalizeContext, SecurityContext } from '../../security/RouteSecurity';
 import type { ResourceMetadata, StateProcessor, StateProvider } from '../state/types';
 import { propertiesOf } from '../schema/metadata';
@@ -7,57 +9,110 @@ import type { FilterDeclaration } from './filters';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
   Delete, Get, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
-  type OperationDeclaration, type OperationKind, type SecurityRule,
+  type OperationKind, type SecurityRule,
 } from './operations';
 
-/** Pagination settings of a resource (API Platform's `pagination_*` options). All optional. */
-export interface PaginationOptions {
-  /** Paginate collections. @default true */
-  enabled?: boolean;
-  /** Items per page when the client does not say. @default 30 */
-  itemsPerPage?: number;
-  /** The most a client may ask for with `itemsPerPage`; more is a 400. @default 100 */
-  maximumItemsPerPage?: number;
-  /** Clients may choose `itemsPerPage`. @default true */
-  clientItemsPerPage?: boolean;
-  /** Partial pagination by default: no count, no `last`, only `next`. @default false */
-  partial?: boolean;
-  /** Clients may ask for partial pagination with `partial=true`. @default true */
-  clientPartial?: boolean;
+const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
+
+/** An access rule ({@link SecurityRule}): a non-empty string or a function. */
+function ruleSchema<C>(): z.ZodCustom<SecurityRule<C>, SecurityRule<C>> {
+  return z.custom<SecurityRule<C>>(
+    (v) => typeof v === 'function' || (typeof v === 'string' && v !== ''), { error: RULE },
+  );
 }
+
+/** The schema of {@link PaginationOptions} (API Platform's `pagination_*` options). */
+export const paginationOptionsSchema = optionsObject({
+  /** Paginate collections. @default true */
+  enabled: z.boolean().optional(),
+  /** Items per page when the client does not say; at most `maximumItemsPerPage`. @default 30 */
+  itemsPerPage: integerFrom(1).optional(),
+  /** The most a client may ask for with `itemsPerPage`; more is a 400. @default 100 */
+  maximumItemsPerPage: integerFrom(1).optional(),
+  /** Clients may choose `itemsPerPage`. @default true */
+  clientItemsPerPage: z.boolean().optional(),
+  /** Partial pagination by default: no count, no `last`, only `next`. @default false */
+  partial: z.boolean().optional(),
+  /** Clients may ask for partial pagination with `partial=true`. @default true */
+  clientPartial: z.boolean().optional(),
+});
+
+/** Pagination settings of a resource (API Platform's `pagination_*` options). All optional. */
+export type PaginationOptions = z.input<typeof paginationOptionsSchema>;
 
 /** {@link PaginationOptions} resolved. */
 export type ResolvedPagination = Readonly<Required<PaginationOptions>>;
 
-/** Options of {@link defineResource}. */
-export interface ResourceOptions<S extends z.ZodObject = z.ZodObject> {
+/**
+ * The schema of one operation as declared (`Get()`, `Post({...})`; see `OperationOptions`
+ * in operations.ts for each field's meaning).
+ */
+const operationSchema = optionsObject({
+  kind: z.enum(Object.keys(OPERATION_METHODS) as [OperationKind, ...OperationKind[]], {
+    error: 'expected GetCollection, Get, Post, Put, Patch or Delete',
+  }),
+  name: nonEmptyString.optional(),
+  path: nonEmptyString.optional(),
+  requirements: z.record(z.string(), z.string({ error: 'expected a regex (a string)' })).optional(),
+  security: ruleSchema<SecurityContext>().optional(),
+  securityMessage: z.string().optional(),
+  securityPostDenormalize: ruleSchema<PostDenormalizeContext>().optional(),
+  securityPostDenormalizeMessage: z.string().optional(),
+  summary: z.string().optional(),
+});
+
+/**
+ * The schema of {@link ResourceOptions}, validated once by {@link defineResource}; the checks
+ * that need several options (paths of item operations, a processor for writes, route names,
+ * filters against the schema's properties) follow the parse.
+ */
+export const resourceOptionsSchema = optionsObject({
   /** API Platform's short name, e.g. `Book`: the JSON-LD `@type`, the name in IRIs and documentation. */
-  shortName: string;
+  shortName: z.string({ error: 'expected a PascalCase name such as "Book"' })
+    .regex(/^[A-Z][A-Za-z0-9]*$/, { error: 'expected a PascalCase name such as "Book"' }),
   /**
    * The item's properties as a zod object (zod 4). `id` may be listed (an integer, read-only) or
    * left out; the store chooses it. See `relation()`, `readOnly()`, `writeOnly()`.
    */
-  schema: S;
+  schema: z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, { error: 'expected a zod object (z.object({...}))' }),
   /** @default every operation: GetCollection, Get, Post, Put, Patch, Delete */
-  operations?: readonly OperationDeclaration[];
+  operations: z.array(operationSchema).readonly().optional(),
   /** Reads items. */
-  provider: StateProvider;
+  provider: objectWith<StateProvider>(
+    ['provideCollection', 'provideItem'], 'a StateProvider (provideCollection, provideItem)',
+  ),
   /** Writes items; required when a write operation is declared. */
-  processor?: StateProcessor;
+  processor: objectWith<StateProcessor>(['create', 'replace', 'remove'], 'a StateProcessor (create, replace, remove)')
+    .optional(),
   /** @default every filter off */
-  filters?: readonly FilterDeclaration[];
-  pagination?: PaginationOptions;
+  filters: z.array(z.custom<FilterDeclaration>()).readonly().optional(),
+  /** Pagination of the collection. @default {@link PaginationOptions}' defaults */
+  pagination: paginationOptionsSchema.optional(),
   /** The default `security` of every operation (an operation's own replaces it). */
-  security?: SecurityRule<SecurityContext>;
+  security: ruleSchema<SecurityContext>().optional(),
   /** The default `securityMessage`. */
-  securityMessage?: string;
+  securityMessage: z.string().optional(),
   /** The collection's path; item paths add `/{id}`. @default `/api/<plural of shortName, snake case>` */
-  routePrefix?: string;
+  routePrefix: nonEmptyString.optional(),
   /** The table name stores use. @default the plural, snake case: `books`, `book_reviews` */
-  table?: string;
+  table: z.string({ error: 'expected a snake_case table name' })
+    .regex(/^[a-z_][a-z0-9_]*$/, { error: 'expected a snake_case table name' }).optional(),
   /** A sentence for the documentation (Hydra `hydra:description`, OpenAPI tag). */
-  description?: string;
-}
+  description: z.string().optional(),
+});
+
+/** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
+export type ResourceOptions<S extends z.ZodObject = z.ZodObject> =
+  Omit<z.input<typeof resourceOptionsSchema>, 'schema'> & {
+    /**
+     * The item's properties as a zod object (zod 4). `id` may be listed (an integer, read-only) or
+     * left out; the store chooses it. See `relation()`, `readOnly()`, `writeOnly()`.
+     */
+    schema: S;
+  };
+
+type ParsedOptions = z.output<typeof resourceOptionsSchema>;
+type ParsedOperation = z.output<typeof operationSchema>;
 
 /** An operation with every default resolved. */
 export interface ResolvedOperation {
@@ -94,16 +149,6 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly description: string;
 }
 
-const KNOWN = [
-  'shortName', 'schema', 'operations', 'provider', 'processor', 'filters', 'pagination', 'security',
-  'securityMessage', 'routePrefix', 'table', 'description',
-];
-const OPERATION_KEYS = [
-  'kind', 'name', 'path', 'requirements', 'security', 'securityMessage', 'securityPostDenormalize',
-  'securityPostDenormalizeMessage', 'summary',
-];
-const PAGINATION_KEYS = ['enabled', 'itemsPerPage', 'maximumItemsPerPage', 'clientItemsPerPage', 'partial', 'clientPartial'];
-
 /** `BookReview` → `book_review`. */
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -116,63 +161,38 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
-function ruleOption(value: unknown, option: string): void {
-  if (value !== undefined && typeof value !== 'function' && (typeof value !== 'string' || value === '')) {
-    throw invalid(option, 'expected a role such as "ROLE_USER" or a function (context) => boolean', value);
-  }
-}
-
-function resolvePagination(value: unknown, option: string): ResolvedPagination {
-  const p = objectOption(value ?? {}, option) as PaginationOptions;
-  knownKeys(p, PAGINATION_KEYS, option);
-  const int = (key: 'itemsPerPage' | 'maximumItemsPerPage', fallback: number): number => {
-    const v = p[key] ?? fallback;
-    if (!Number.isInteger(v) || v < 1) throw invalid(`${option}.${key}`, 'expected an integer from 1', v);
-    return v;
-  };
-  const bool = (key: keyof PaginationOptions, fallback: boolean): boolean => {
-    const v = p[key] ?? fallback;
-    if (typeof v !== 'boolean') throw invalid(`${option}.${key}`, 'expected true or false', v);
-    return v;
-  };
-  const maximumItemsPerPage = int('maximumItemsPerPage', 100);
-  const itemsPerPage = int('itemsPerPage', Math.min(30, maximumItemsPerPage));
+function resolvePagination(p: PaginationOptions, option: string): ResolvedPagination {
+  const maximumItemsPerPage = p.maximumItemsPerPage ?? 100;
+  const itemsPerPage = p.itemsPerPage ?? Math.min(30, maximumItemsPerPage);
   if (itemsPerPage > maximumItemsPerPage) {
-    throw invalid(`${option}.itemsPerPage`, `expected at most maximumItemsPerPage (${maximumItemsPerPage})`, itemsPerPage);
+    const what = `expected at most maximumItemsPerPage (${maximumItemsPerPage})`;
+    throw invalidOption(`${option}.itemsPerPage`, what, itemsPerPage);
   }
   return Object.freeze({
-    enabled: bool('enabled', true),
+    enabled: p.enabled ?? true,
     itemsPerPage,
     maximumItemsPerPage,
-    clientItemsPerPage: bool('clientItemsPerPage', true),
-    partial: bool('partial', false),
-    clientPartial: bool('clientPartial', true),
+    clientItemsPerPage: p.clientItemsPerPage ?? true,
+    partial: p.partial ?? false,
+    clientPartial: p.clientPartial ?? true,
   });
 }
 
 function resolveOperation(
-  declared: OperationDeclaration, index: number, o: ResourceOptions, prefix: string, option: string,
+  declared: ParsedOperation, index: number, o: ParsedOptions, prefix: string, option: string,
 ): ResolvedOperation {
   const at = `${option}.operations[${index}]`;
-  objectOption(declared, at);
-  knownKeys(declared, OPERATION_KEYS, at);
-  if (!(declared.kind in OPERATION_METHODS)) {
-    throw invalid(`${at}.kind`, 'expected GetCollection, Get, Post, Put, Patch or Delete', declared.kind);
-  }
   const item = ITEM_KINDS.includes(declared.kind);
-  const path = declared.path === undefined ? (item ? `${prefix}/{id}` : prefix) : stringOption(declared.path, `${at}.path`);
-  if (item && !path.includes('{id}')) throw invalid(`${at}.path`, 'expected a path with an {id} placeholder', path);
-  const requirements = declared.requirements ?? (item && declared.path === undefined ? { id: '\\d+' } : {});
-  objectOption(requirements, `${at}.requirements`);
-  ruleOption(declared.security, `${at}.security`);
-  ruleOption(declared.securityPostDenormalize, `${at}.securityPostDenormalize`);
-  if (declared.securityPostDenormalize !== undefined && !['Post', 'Put', 'Patch'].includes(declared.kind)) {
-    throw invalid(`${at}.securityPostDenormalize`, 'only Post, Put and Patch read a body', 'a rule');
+  const path = declared.path ?? (item ? `${prefix}/{id}` : prefix);
+  if (item && !path.includes('{id}')) {
+    throw invalidOption(`${at}.path`, 'expected a path with an {id} placeholder', path);
   }
-  const snake = snakeCase(o.shortName);
-  const name = declared.name === undefined
-    ? `${snake}_${snakeCase(declared.kind)}`
-    : stringOption(declared.name, `${at}.name`);
+  const requirements = declared.requirements ?? (item && declared.path === undefined ? { id: '\\d+' } : {});
+  if (declared.securityPostDenormalize !== undefined && !['Post', 'Put', 'Patch'].includes(declared.kind)) {
+    const what = 'only Post, Put and Patch read a body';
+    throw invalidOption(`${at}.securityPostDenormalize`, what, undefined, { got: 'a rule' });
+  }
+  const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
   return Object.freeze({
     kind: declared.kind,
@@ -214,33 +234,28 @@ function defaultSummary(kind: OperationKind, shortName: string): string {
  *   provider: store, processor: store, operations: [GetCollection(), Get(), Post({ security: 'ROLE_USER' })] })
  */
 export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S>): Resource<S> {
-  objectOption(options, 'resource');
-  const shortName = stringOption(options.shortName, 'resource.shortName');
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(shortName)) throw invalid('resource.shortName', 'expected a PascalCase name such as "Book"', shortName);
+  // the short name first: the other options' messages name the resource by it
+  const named = z.looseObject({ shortName: resourceOptionsSchema.shape.shortName });
+  const { shortName } = parseOptions(named, options, 'resource');
   const option = `resources.${shortName}`;
-  knownKeys(options, KNOWN, option);
-  if (!(options.schema instanceof z.ZodObject)) throw invalid(`${option}.schema`, 'expected a zod object (z.object({...}))', options.schema);
+  const o = parseOptions(resourceOptionsSchema, options, option);
   const snake = snakeCase(shortName);
-  const prefix = options.routePrefix === undefined ? `/api/${plural(snake)}` : stringOption(options.routePrefix, `${option}.routePrefix`);
-  const table = options.table === undefined ? plural(snake) : stringOption(options.table, `${option}.table`);
-  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw invalid(`${option}.table`, 'expected a snake_case table name', table);
-  const properties = propertiesOf(options.schema.shape, `${option}.schema`);
+  const prefix = o.routePrefix ?? `/api/${plural(snake)}`;
+  const table = o.table ?? plural(snake);
+  const properties = propertiesOf(o.schema.shape, `${option}.schema`);
   const metadata: ResourceMetadata = Object.freeze({ shortName, table, properties: Object.freeze(properties) });
-  if (typeof options.provider?.provideItem !== 'function' || typeof options.provider.provideCollection !== 'function') {
-    throw invalid(`${option}.provider`, 'expected a StateProvider (provideCollection, provideItem)', options.provider);
-  }
-  ruleOption(options.security, `${option}.security`);
-  const declared = options.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
-  const operations = declared.map((d, i) => resolveOperation(d, i, options, prefix, option));
-  const writes = operations.some((op) => op.method !== 'GET');
-  if (writes && (typeof options.processor?.create !== 'function' || typeof options.processor.replace !== 'function')) {
-    throw invalid(`${option}.processor`, 'expected a StateProcessor (create, replace, remove) for the write operations', options.processor);
+  const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
+  const operations = declared.map((d, i) => resolveOperation(d, i, o, prefix, option));
+  if (o.processor === undefined && operations.some((op) => op.method !== 'GET')) {
+    const what = 'expected a StateProcessor (create, replace, remove) for the write operations';
+    throw invalidOption(`${option}.processor`, what, undefined);
   }
   const byName = new Map<string, ResolvedOperation>();
   for (const op of operations) {
     const other = byName.get(op.name);
     if (other !== undefined && (other.path !== op.path || other.method === op.method || !other.item || !op.item)) {
-      throw invalid(`${option}.operations`, `expected one route per name: "${op.name}" names two operations that cannot share a route`, op.name);
+      const what = `expected one route per name: "${op.name}" names two operations that cannot share a route`;
+      throw invalidOption(`${option}.operations`, what, op.name);
     }
     byName.set(op.name, op);
   }
@@ -249,11 +264,11 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     schema: options.schema,
     metadata,
     operations: Object.freeze(operations),
-    provider: options.provider,
-    ...(options.processor !== undefined ? { processor: options.processor } : {}),
-    filters: resolveFilters(options.filters ?? [], metadata, `${option}.filters`),
-    pagination: resolvePagination(options.pagination, `${option}.pagination`),
+    provider: o.provider,
+    ...(o.processor !== undefined ? { processor: o.processor } : {}),
+    filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
+    pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     routePrefix: prefix,
-    description: options.description ?? `${shortName} resources.`,
+    description: o.description ?? `${shortName} resources.`,
   });
 }

@@ -1,4 +1,4 @@
-import { invalid, objectOption } from '../../config/optionValidation';
+import { invalidOption } from '../../config/optionError';
 import { closestName } from '../../errors/suggest';
 import type { PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
 import type { FilterDeclaration, FilterType, QueryParameter } from './filters';
@@ -72,6 +72,14 @@ function parametersOf(type: FilterType, p: PropertyMetadata, strategy?: SearchSt
   }
 }
 
+/** A search filter's `properties`: an object of strategies by property name. */
+function searchProperties(value: unknown, option: string): Record<string, SearchStrategy> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidOption(option, 'expected an object of strategies by property, e.g. { title: "partial" }', value);
+  }
+  return value as Record<string, SearchStrategy>;
+}
+
 /**
  * Resolves filter declarations against the resource's properties.
  * @throws KernelConfigError naming the filter: an unknown property ("Did you mean"), a filter
@@ -85,29 +93,36 @@ export function resolveFilters(
   const names = metadata.properties.map((p) => p.name);
   declared.forEach((d, i) => {
     const at = `${option}[${i}]`;
-    objectOption(d, at);
-    if (!(d.type in ACCEPTS)) throw invalid(`${at}.type`, `expected one of ${Object.keys(ACCEPTS).join(', ')}`, d.type);
+    if (typeof d !== 'object' || d === null || Array.isArray(d)) {
+      throw invalidOption(at, 'expected a filter such as SearchFilter({...})', d);
+    }
+    if (!(d.type in ACCEPTS)) {
+      throw invalidOption(`${at}.type`, `expected one of ${Object.keys(ACCEPTS).join(', ')}`, d.type);
+    }
     const entries: Array<[string, SearchStrategy | undefined]> = d.type === 'search'
-      ? Object.entries(objectOption(d.properties, `${at}.properties`)) as Array<[string, SearchStrategy]>
+      ? Object.entries(searchProperties(d.properties, `${at}.properties`))
       : (d.properties).map((name) => [name, undefined]);
     for (const [name, strategy] of entries) {
       const p = metadata.properties.find((x) => x.name === name);
       if (p === undefined) {
         const best = closestName(name, names);
-        throw invalid(`${at}.properties`, `unknown property of ${metadata.shortName}${best !== undefined ? `. Did you mean "${best}"?` : ''}`, name);
+        const hint = best === undefined ? `expected one of ${names.join(', ')}` : `did you mean "${best}"?`;
+        throw invalidOption(`${at}.properties`, `unknown property of ${metadata.shortName}`, name, { hint });
       }
-      if (p.writeOnly) throw invalid(`${at}.properties`, 'a writeOnly property cannot be filtered on', name);
-      if (!ACCEPTS[d.type].includes(p.kind)) throw invalid(`${at}.properties`, `a ${d.type} filter does not apply to a ${p.kind} property`, name);
+      if (p.writeOnly) throw invalidOption(`${at}.properties`, 'a writeOnly property cannot be filtered on', name);
+      if (!ACCEPTS[d.type].includes(p.kind)) {
+        throw invalidOption(`${at}.properties`, `a ${d.type} filter does not apply to a ${p.kind} property`, name);
+      }
       if (d.type === 'search') {
         if (strategy === undefined || !STRATEGIES.includes(strategy)) {
-          throw invalid(`${at}.properties.${name}`, `expected one of ${STRATEGIES.join(', ')}`, strategy);
+          throw invalidOption(`${at}.properties.${name}`, `expected one of ${STRATEGIES.join(', ')}`, strategy);
         }
         if (strategy !== 'exact' && !TEXT.includes(p.kind)) {
-          throw invalid(`${at}.properties.${name}`, `only "exact" applies to a ${p.kind} property`, strategy);
+          throw invalidOption(`${at}.properties.${name}`, `only "exact" applies to a ${p.kind} property`, strategy);
         }
       }
       if (resolved.some((r) => r.type === d.type && r.property === name)) {
-        throw invalid(`${at}.properties`, `the ${d.type} filter on this property is declared twice`, name);
+        throw invalidOption(`${at}.properties`, `the ${d.type} filter on this property is declared twice`, name);
       }
       resolved.push(Object.freeze({
         type: d.type,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalid } from '../../config/optionValidation';
+import { invalidOption } from '../../config/optionError';
 import type { PropertyKind, PropertyMetadata } from '../state/types';
 import type { PropertyMeta } from './relation';
 
@@ -70,11 +70,13 @@ function kindOf(u: UnwrappedSchema, option: string): Pick<PropertyMetadata, 'kin
     case 'boolean': return { kind: 'boolean' };
     case 'enum': {
       const values = (u.inner as unknown as { options: unknown[] }).options;
-      if (!values.every((v) => typeof v === 'string')) throw invalid(option, 'expected an enum of strings', values);
+      if (!values.every((v) => typeof v === 'string')) {
+        throw invalidOption(option, 'expected an enum of strings', values);
+      }
       return { kind: 'enum', enumValues: Object.freeze([...values]) };
     }
     default:
-      throw invalid(option, 'expected a string, date (z.iso.date()), datetime (z.iso.datetime()), number, '
+      throw invalidOption(option, 'expected a string, date (z.iso.date()), datetime (z.iso.datetime()), number, '
         + 'boolean, enum or relation() schema', def.type);
   }
 }
@@ -94,7 +96,9 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
   const properties: PropertyMetadata[] = [];
   for (const [name, schema] of Object.entries(shape)) {
     if (name === 'id') continue;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalid(`${option}.${name}`, 'expected a property name of letters, digits and _', name);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw invalidOption(`${option}.${name}`, 'expected a property name of letters, digits and _', name);
+    }
     const u = unwrapSchema(schema);
     const kind = kindOf(u, `${option}.${name}`);
     properties.push(Object.freeze({
