@@ -63,7 +63,8 @@ describe('node dist/cli/main.js', () => {
       ['Name', 'Method'], ['home', 'GET'], ['api_entrypoint', 'GET'], ['book_list', 'GET'], ['book_create', 'POST'],
       ['book_show', 'GET'], ['book_update', 'PUT|PATCH'], ['book_delete', 'DELETE'],
       ['author_get_collection', 'GET'], ['author_get', 'GET'], ['author_post', 'POST'], ['author_put', 'PUT'],
-      ['author_patch', 'PATCH'], ['author_delete', 'DELETE'], ['api_jsonld_context', 'GET'], ['api_doc', 'GET'], ['hello_slash', 'GET'],
+      ['author_patch', 'PATCH'], ['author_delete', 'DELETE'], ['api_jsonld_context', 'GET'], ['api_doc', 'GET'],
+      ['api_docs_page', 'GET'], ['api_docs_openapi', 'GET'], ['api_docs_asset', 'GET'], ['hello_slash', 'GET'],
       ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['boom', 'GET'], ['api_time', 'GET'],
     ]);
   });

@@ -15,12 +15,35 @@ const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
 const N = Number(process.env.SHARED_SQLITE_POSTS ?? 600);
 
+/** The demo's ROLE_USER account (writes need it). */
+const USER = `Basic ${Buffer.from('user:user').toString('base64')}`;
+
+/** One page of the books (plain JSON), or null past the last page (a 400). */
+function page(port: number, n: number): Promise<Array<{ id: number; title: string }> | null> {
+  return new Promise((resolve, reject) => {
+    const options = {
+      host: '127.0.0.1', port, path: `/api/books?itemsPerPage=100&page=${n}`, agent: false,
+      headers: { Accept: 'application/json' },
+    };
+    http.get(options, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      type Books = Array<{ id: number; title: string }>;
+      res.on('end', () => resolve(res.statusCode === 200 ? JSON.parse(body) as Books : null));
+    }).on('error', reject);
+  });
+}
+
 function post(agent: http.Agent, port: number, title: string): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify({ title });
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1', port, path: '/api/books', method: 'POST', agent,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      headers: {
+        'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload),
+        Accept: 'application/json', Authorization: USER,
+      },
     }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -64,19 +87,17 @@ describe('two processes on one SQLite file', () => {
     const statuses = new Map<number, number>();
     for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     expect(Object.fromEntries(statuses)).toEqual({ 201: N });
-    const created = results.map((r) => JSON.parse(r.body) as { id: string; title: string });
+    const created = results.map((r) => JSON.parse(r.body) as { id: number; title: string });
     const ids = created.map((b) => b.id);
     expect(new Set(ids).size).toBe(N);
 
-    const list = await new Promise<string>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: ports[1], path: '/api/books', agent: false }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve(body));
-      }).on('error', reject);
-    });
-    const stored = new Map((JSON.parse(list) as Array<{ id: string; title: string }>).map((b) => [b.id, b.title]));
+    // every page of the collection, read through the other process
+    const stored = new Map<number, string>();
+    for (let n = 1; ; n++) {
+      const books = await page(ports[1], n);
+      for (const b of books ?? []) stored.set(b.id, b.title);
+      if (books === null || books.length < 100) break;
+    }
     const missing = created.filter((b) => stored.get(b.id) !== b.title);
     expect(missing).toEqual([]);
     // both processes also wrote every request's profile to one profiler SQLite file

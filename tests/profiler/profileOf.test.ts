@@ -8,13 +8,13 @@ const kernel = useKernel(layeredKernel);
 
 describe('profileOf(response, kernelOrStorage?)', () => {
   test('finds the kernel behind request(kernel()) and types each collector\'s data', async () => {
-    const res = await request(kernel()).get('/api/books/12');
+    const res = await request(kernel()).get('/api/books/2');
     const profile = await profileOf(res);
     expect(profile.token).toBe(res.headers['x-debug-token']);
     // typed access, no casts
     const route: string | undefined = profile.collectors.router.route;
     expect(route).toBe('book_show');
-    expect(profile.collectors.router.routeParams).toEqual({ id: '12' });
+    expect(profile.collectors.router.routeParams).toEqual({ id: '2' });
     expect(profile.collectors.request.statusCode).toBe(200);
     expect(profile.collectors.time.events.map((e) => e.name)).toContain('router');
     expect(profile.collectors.exception.exceptions).toEqual([]);
