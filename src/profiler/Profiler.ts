@@ -15,7 +15,8 @@ import { Stopwatch } from './Stopwatch';
 import type { TimeData } from './collectors/TimeCollector';
 import { generateToken } from './token';
 import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
-import { PanelTemplate, panelTemplateOf, renderView } from './views';
+import { PanelTemplate, panelTemplateOf } from './views';
+import { CutTemplates } from '../http/CutTemplate';
 
 /** Options of {@link Profiler}. */
 export interface ProfilerOptions {
@@ -45,6 +46,7 @@ export interface ProfilerOptions {
 }
 
 const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const snippets = new CutTemplates('profiler/toolbar/snippet.html.njk', 16);
 
 /**
  * The profiler (Symfony `Profiler` + `ProfilerListener` + `WebDebugToolbarListener`): gives each
@@ -175,14 +177,14 @@ export class Profiler {
     };
   }
 
-  /** The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into it. */
+  /**
+   * The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into
+   * it (`profiler/toolbar/snippet.html.njk`, cut once: see {@link CutTemplates}).
+   */
   private toolbarSnippet(req: Request, res: Response): string {
-    return renderView('profiler/toolbar/snippet.html.njk', {
-      token: req.kernel!.token,
-      base: req.kernel!.uri?.baseUrl ?? '',
-      scriptNonce: cspNonce(res, 'script-src'),
-      styleNonce: cspNonce(res, 'style-src'),
-    });
+    const state = req.kernel!;
+    const values = [state.token ?? '', state.uri?.baseUrl ?? '', cspNonce(res, 'script-src') ?? '', cspNonce(res, 'style-src') ?? ''];
+    return snippets.render('', ([token, base, scriptNonce, styleNonce]) => ({ token, base, scriptNonce, styleNonce }), values);
   }
 
   /** Builds the profile of a finished request; a collector that throws is logged and left out. */
