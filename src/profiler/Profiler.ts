@@ -183,8 +183,10 @@ export class Profiler {
    */
   private toolbarSnippet(req: Request, res: Response): string {
     const state = req.kernel!;
-    const values = [state.token ?? '', state.uri?.baseUrl ?? '', cspNonce(res, 'script-src') ?? '', cspNonce(res, 'style-src') ?? ''];
-    return snippets.render('', ([token, base, scriptNonce, styleNonce]) => ({ token, base, scriptNonce, styleNonce }), values);
+    const values = [state.token ?? '', state.uri?.baseUrl ?? '', cspNonce(res, 'script-src') ?? '',
+      cspNonce(res, 'style-src') ?? ''];
+    return snippets.render('', ([token, base, scriptNonce, styleNonce]) => ({ token, base, scriptNonce, styleNonce }),
+      values);
   }
 
   /** Builds the profile of a finished request; a collector that throws is logged and left out. */
