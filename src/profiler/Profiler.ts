@@ -166,13 +166,25 @@ export class Profiler {
         this.logger?.warn({ err: e }, 'profiler failed; profile dropped');
       }
       if (profile === undefined) return originalEnd(...endArgs);
-      this.storage.write(profile).then(
-        () => originalEnd(...endArgs),
-        (e: unknown) => {
-          this.logger?.warn({ err: e, token: profile?.token }, 'profiler storage failed; profile dropped');
-          originalEnd(...endArgs);
-        },
-      );
+      const token = profile.token;
+      const failed = (e: unknown): void => {
+        this.logger?.warn({ err: e, token }, 'profiler storage failed; profile dropped');
+      };
+      let written: Promise<void>;
+      try {
+        written = this.storage.write(profile);
+      } catch (e) {
+        written = Promise.reject(e);
+      }
+      // the profile is there before the last byte: in the store at once, or once written
+      if (this.storage.writesVisibleAtOnce === true) {
+        written.catch(failed);
+        return originalEnd(...endArgs);
+      }
+      written.then(() => originalEnd(...endArgs), (e: unknown) => {
+        failed(e);
+        originalEnd(...endArgs);
+      });
       return res;
     };
   }

@@ -58,9 +58,10 @@ const RECOUNT = `INSERT OR REPLACE INTO ${TOTALS} (id, n, bytes) SELECT 1, COUNT
 const NEWEST_FIRST = 'ORDER BY time DESC, token DESC';
 
 /**
- * How long queued writes wait for company before their transaction (ms). Each response waits for
- * its own profile, so this is added to profiled responses' latency; in exchange a busy server
- * commits (and checks its caps) once per few milliseconds instead of once per request.
+ * How long queued writes wait for company before their transaction (ms): a busy server commits
+ * (and checks its caps) once per few milliseconds instead of once per request. Responses do not
+ * wait for it (see `writesVisibleAtOnce`); another process that opens the same file sees a profile
+ * this much later at most.
  */
 const FLUSH_DELAY_MS = 4;
 
@@ -193,10 +194,17 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   }
 
   /**
+   * A queued profile is read, found and `has` at once: `read` of a queued token, `find`, `purge`
+   * and `close` commit the queue first, `has` looks in it. Other processes on the same file see it
+   * once committed, a few milliseconds later.
+   */
+  readonly writesVisibleAtOnce = true;
+
+  /**
    * Queues the profile and resolves once it is committed: the writes of a few milliseconds
    * (`FLUSH_DELAY_MS`) share one transaction, so a burst of requests pays for one commit and one
-   * eviction check, and each response still waits for its own profile. `read` of a queued token,
-   * `find`, `purge` and `close` commit the queue first.
+   * eviction check. The profile is queued (so visible, see `writesVisibleAtOnce`) when `write`
+   * returns.
    */
   async write(profile: Profile): Promise<void> {
     const { json, bytes } = encodeProfile(profile, this.retention);
