@@ -174,7 +174,7 @@ export class Profiler {
       try {
         written = this.storage.write(profile);
       } catch (e) {
-        written = Promise.reject(e);
+        written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }
       // the profile is there before the last byte: in the store at once, or once written
       if (this.storage.writesVisibleAtOnce === true) {
