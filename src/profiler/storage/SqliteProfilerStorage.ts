@@ -20,6 +20,13 @@ export interface SqliteProfilerStorageOptions extends ProfilerStorageOptions {
   sqlitePath?: string;
   /** An open database (see `openSqlite`) shared with other modules; the store does not close it. */
   database?: SqliteDatabase;
+  /**
+   * Make each response wait for its profile's commit (up to 4 ms), so that other processes on
+   * the same file (several instances) read it as soon as the response is complete. Without it a
+   * profile is read by this process at once and by the others within 4 ms.
+   * @default false
+   */
+  awaitCommit?: boolean;
 }
 
 const TABLE = 'profiler_profiles';
@@ -121,7 +128,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
    *   the file cannot be opened
    */
   constructor(options: SqliteProfilerStorageOptions = {}) {
-    this.retention = resolveRetention(options, ['sqlitePath', 'database']);
+    this.retention = resolveRetention(options, ['sqlitePath', 'database', 'awaitCommit']);
+    if (options.awaitCommit !== undefined && typeof options.awaitCommit !== 'boolean') {
+      throw invalidOption(`${OPTION_PREFIX}awaitCommit`, 'expected true or false', options.awaitCommit);
+    }
+    this.writesVisibleAtOnce = options.awaitCommit !== true;
     if (options.database !== undefined) {
       if (typeof options.database !== 'object' || options.database === null || typeof options.database.prepare !== 'function') {
         const what = 'expected an open better-sqlite3 database, e.g. openSqlite(file)';
@@ -196,9 +207,9 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   /**
    * A queued profile is read, found and `has` at once: `read` of a queued token, `find`, `purge`
    * and `close` commit the queue first, `has` looks in it. Other processes on the same file see it
-   * once committed, a few milliseconds later.
+   * once committed, a few milliseconds later; false with the `awaitCommit` option.
    */
-  readonly writesVisibleAtOnce = true;
+  readonly writesVisibleAtOnce: boolean;
 
   /**
    * Queues the profile and resolves once it is committed: the writes of a few milliseconds

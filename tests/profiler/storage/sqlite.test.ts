@@ -44,6 +44,14 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('awaitCommit: true makes the profiler wait for the commit; anything but a boolean is refused', async () => {
+    const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now, awaitCommit: true });
+    expect(store.writesVisibleAtOnce).toBe(false);
+    await store.close();
+    expect(() => new SqliteProfilerStorage({ sqlitePath: freshFile(), awaitCommit: 'yes' as unknown as boolean }))
+      .toThrow('Invalid option "profiler.storage.awaitCommit": expected true or false');
+  });
+
   it('shares profiles with another store open on the same file', async () => {
     const file = freshFile();
     const a = new SqliteProfilerStorage({ sqlitePath: file, now });
