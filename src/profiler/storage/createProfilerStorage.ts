@@ -21,8 +21,8 @@ export interface ProfilerStorageConfig extends ProfilerStorageOptions {
   /** The Redis store's deadline per operation, in milliseconds (see `RedisProfilerStorageOptions`). @default 1000 */
   timeoutMs?: number;
   /**
-   * SQLite store: responses wait for their profile's commit, for instances sharing the file (see
-   * `SqliteProfilerStorageOptions.awaitCommit`). @default false
+   * SQLite store: responses wait for their profile's commit; `false` lets them end at once (see
+   * `SqliteProfilerStorageOptions.awaitCommit`). @default true
    */
   awaitCommit?: boolean;
 }

@@ -44,10 +44,11 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('awaitCommit: true makes the profiler wait for the commit; anything but a boolean is refused', async () => {
-    const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now, awaitCommit: true });
-    expect(store.writesVisibleAtOnce).toBe(false);
-    await store.close();
+  it('awaitCommit: the profiler waits for the commit unless it is false; anything but a boolean is refused', async () => {
+    const waiting = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
+    const atOnce = new SqliteProfilerStorage({ sqlitePath: freshFile(), now, awaitCommit: false });
+    expect([waiting.writesVisibleAtOnce, atOnce.writesVisibleAtOnce]).toEqual([false, true]);
+    await Promise.all([waiting.close(), atOnce.close()]);
     expect(() => new SqliteProfilerStorage({ sqlitePath: freshFile(), awaitCommit: 'yes' as unknown as boolean }))
       .toThrow('Invalid option "profiler.storage.awaitCommit": expected true or false');
   });
