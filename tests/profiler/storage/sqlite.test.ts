@@ -44,7 +44,7 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('awaitCommit: the profiler waits for the commit unless it is false; anything but a boolean is refused', async () => {
+  it('awaitCommit: the profiler waits for the commit unless it is false; a non-boolean is refused', async () => {
     const waiting = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
     const atOnce = new SqliteProfilerStorage({ sqlitePath: freshFile(), now, awaitCommit: false });
     expect([waiting.writesVisibleAtOnce, atOnce.writesVisibleAtOnce]).toEqual([false, true]);
