@@ -2,7 +2,9 @@ import { remember } from '../support/remember';
 import { render } from './templates';
 
 /** What nunjucks' autoescaping replaces (`lib.escape`, nunjucks 3), and with what. */
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '"': '&quot;', '\'': '&#39;', '<': '&lt;', '>': '&gt;', '\\': '&#92;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;', '"': '&quot;', '\'': '&#39;', '<': '&lt;', '>': '&gt;', '\\': '&#92;',
+};
 const ESCAPED = /[&"'<>\\]/g;
 
 /** Escapes text as nunjucks' autoescaping does. */
