@@ -2,12 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { inspect } from 'node:util';
 import type { Request, Response } from 'express';
 import { isHttpError } from './errors';
-import { render } from './templates';
 import { rawUrlEncode } from '../routing/generator/UrlGenerator';
 import { sourceMappedStack } from '../support/sourceMaps';
 import { parseStack } from '../support/stackTrace';
 import type { ErrorPageContext, ErrorTemplates } from './ErrorTemplates';
 import { PlainErrorPage } from './PlainErrorPage';
+import { CutTemplates } from './CutTemplate';
 
 /** One error of a cause chain, as pages and profiles show it. */
 export interface ExceptionData {
@@ -77,7 +77,7 @@ export function statusOf(error: unknown): number {
 
 /** The top frame V8 wrote: lines of the message that look like frames are skipped. */
 function frameOf(stack: string, message: string): { file?: string; line?: number } {
-  const top = parseStack(stack, message, { maxFrames: 1 })[0];
+  const top = parseStack(stack, message)[0];
   return top?.file === undefined ? {} : { file: top.file, line: top.line };
 }
 
@@ -124,6 +124,35 @@ export function exceptionChain(error: unknown, options: ExceptionChainOptions = 
 }
 
 const plainPage = new PlainErrorPage();
+const exceptionPages = new CutTemplates('error/exception.html.njk');
+/** A number per parsed frames array (they are shared: see `parseStack`), for the exception pages' keys. */
+const framesIds = new WeakMap<object, number>();
+let lastFramesId = 0;
+
+function framesId(frames: readonly unknown[]): number {
+  let id = framesIds.get(frames);
+  if (id === undefined) framesIds.set(frames, (id = ++lastFramesId));
+  return id;
+}
+
+/**
+ * The debug exception page (`templates/error/exception.html.njk`), cut once per status, chain of
+ * error classes and stacks (see {@link CutTemplates}): the errors of one code path (every 404)
+ * differ in their messages only, which are the page's slots with the profiler token and link.
+ */
+function exceptionPage(
+  error: unknown, status: number, reason: string, message: string, options: ErrorRenderOptions,
+): string {
+  const chain = exceptionChain(error)
+    .map((e) => ({ class: e.class, message: e.message, status: e.status, frames: parseStack(e.stack, e.message) }));
+  let key = `${status} ${reason}`;
+  for (const e of chain) key += `\u0000${e.class}\u0000${e.status}\u0000${framesId(e.frames)}`;
+  const values = [message, options.token ?? '', options.tokenLink ?? '', ...chain.map((e) => e.message)];
+  return exceptionPages.render(key, (slots) => ({
+    message: slots[0], status, reason, token: slots[1], tokenLink: slots[2],
+    chain: chain.map((e, i) => ({ ...e, message: slots[3 + i] })),
+  }), values);
+}
 
 /**
  * The application's page for the status when it has one, else the kernel's plain page.
@@ -207,10 +236,7 @@ export function renderError(error: unknown, req: Request, res: Response, options
   }
   options.timer?.start('error.render', 'template');
   const html = options.debug
-    ? render('error/exception.html.njk', {
-      message, status, reason, token: options.token, tokenLink: options.tokenLink,
-      chain: exceptionChain(error).map((e) => ({ ...e, frames: parseStack(e.stack, e.message) })),
-    })
+    ? exceptionPage(error, status, reason, message, options)
     : errorPage({ status, reason, message: exposeMessage ? message : '' }, options.templates);
   options.timer?.stop('error.render');
   sendText(req, res, 'text/html; charset=utf-8', html);

@@ -15,7 +15,8 @@ import { Stopwatch } from './Stopwatch';
 import type { TimeData } from './collectors/TimeCollector';
 import { generateToken } from './token';
 import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
-import { PanelTemplate, panelTemplateOf, renderView } from './views';
+import { PanelTemplate, panelTemplateOf } from './views';
+import { CutTemplates } from '../http/CutTemplate';
 
 /** Options of {@link Profiler}. */
 export interface ProfilerOptions {
@@ -45,6 +46,7 @@ export interface ProfilerOptions {
 }
 
 const COLLECTOR_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const snippets = new CutTemplates('profiler/toolbar/snippet.html.njk', 16);
 
 /**
  * The profiler (Symfony `Profiler` + `ProfilerListener` + `WebDebugToolbarListener`): gives each
@@ -164,25 +166,39 @@ export class Profiler {
         this.logger?.warn({ err: e }, 'profiler failed; profile dropped');
       }
       if (profile === undefined) return originalEnd(...endArgs);
-      this.storage.write(profile).then(
-        () => originalEnd(...endArgs),
-        (e: unknown) => {
-          this.logger?.warn({ err: e, token: profile?.token }, 'profiler storage failed; profile dropped');
-          originalEnd(...endArgs);
-        },
-      );
+      const token = profile.token;
+      const failed = (e: unknown): void => {
+        this.logger?.warn({ err: e, token }, 'profiler storage failed; profile dropped');
+      };
+      let written: Promise<void>;
+      try {
+        written = this.storage.write(profile);
+      } catch (e) {
+        written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+      // the profile is there before the last byte: in the store at once, or once written
+      if (this.storage.writesVisibleAtOnce === true) {
+        written.catch(failed);
+        return originalEnd(...endArgs);
+      }
+      written.then(() => originalEnd(...endArgs), (e: unknown) => {
+        failed(e);
+        originalEnd(...endArgs);
+      });
       return res;
     };
   }
 
-  /** The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into it. */
+  /**
+   * The HTML put before `</body>`: a placeholder and the script that fetches `/_wdt/<token>` into
+   * it (`profiler/toolbar/snippet.html.njk`, cut once: see {@link CutTemplates}).
+   */
   private toolbarSnippet(req: Request, res: Response): string {
-    return renderView('profiler/toolbar/snippet.html.njk', {
-      token: req.kernel!.token,
-      base: req.kernel!.uri?.baseUrl ?? '',
-      scriptNonce: cspNonce(res, 'script-src'),
-      styleNonce: cspNonce(res, 'style-src'),
-    });
+    const state = req.kernel!;
+    const values = [state.token ?? '', state.uri?.baseUrl ?? '', cspNonce(res, 'script-src') ?? '',
+      cspNonce(res, 'style-src') ?? ''];
+    return snippets.render('', ([token, base, scriptNonce, styleNonce]) => ({ token, base, scriptNonce, styleNonce }),
+      values);
   }
 
   /** Builds the profile of a finished request; a collector that throws is logged and left out. */

@@ -49,6 +49,8 @@ export function injectBeforeBodyEnd(res: Response, args: unknown[], snippet: str
   if (typeof chunk === 'string') {
     const encoding = typeof second === 'string' ? second.toLowerCase() : 'utf8';
     if (encoding !== 'utf8' && encoding !== 'utf-8') return args;
+    const at = lastBodyEndOfText(chunk);
+    if (at >= 0) return withLength(res, args, chunk.slice(0, at) + snippet + chunk.slice(at), 'utf8');
     body = Buffer.from(chunk, 'utf8');
   } else if (chunk instanceof Uint8Array) {
     body = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -57,11 +59,25 @@ export function injectBeforeBodyEnd(res: Response, args: unknown[], snippet: str
   }
   const at = lastBodyEnd(body);
   if (at < 0) return args;
-  const out = Buffer.concat([body.subarray(0, at), Buffer.from(snippet, 'utf8'), body.subarray(at)]);
-  if (res.getHeader('content-length') !== undefined) res.setHeader('Content-Length', out.length);
+  return withLength(res, args, Buffer.concat([body.subarray(0, at), Buffer.from(snippet, 'utf8'), body.subarray(at)]));
+}
+
+/** `res.end`'s arguments for the new body, `Content-Length` fixed and the `ETag` gone. */
+function withLength(res: Response, args: unknown[], out: string | Buffer, encoding?: 'utf8'): unknown[] {
+  if (res.getHeader('content-length') !== undefined) res.setHeader('Content-Length', Buffer.byteLength(out, 'utf8'));
   res.removeHeader('ETag');
   const callback = args.find((a) => typeof a === 'function');
-  return callback === undefined ? [out] : [out, callback];
+  const head = encoding === undefined ? [out] : [out, encoding];
+  return callback === undefined ? head : [...head, callback];
+}
+
+/**
+ * The index of the last `</body>` of a text, when it is spelled `</body>` or `</BODY>` and no other
+ * spelling follows it (the pages the kernel renders); else -1, and the caller searches the bytes.
+ */
+function lastBodyEndOfText(text: string): number {
+  const at = Math.max(text.lastIndexOf('</body>'), text.lastIndexOf('</BODY>'));
+  return at >= 0 && !/<\/body>/i.test(text.slice(at + 7)) ? at : -1;
 }
 
 /** The byte offset of the last `</body>` in any case, or -1; the usual spellings are found without copying the body. */

@@ -78,19 +78,34 @@ export function originalPosition(file: string, line: number, column: number): { 
  * A V8 stack trace with each frame of a source-mapped file pointing at its source instead (the
  * `.ts` file, line and column). Frames without a map, and the message, are kept as they are; a
  * stack Node already mapped (`--enable-source-maps`) names `.ts` files and is left alone.
- * Maps are read from disk once per generated file (the last 256 are remembered).
+ * Maps are read from disk once per generated file, and the frames of a stack are mapped once (at
+ * most 256 of each remembered).
  * @param stack - `error.stack`
  * @param message - `error.message`: only lines after it are read, so a message cannot fake a frame
  */
 export function sourceMappedStack(stack: string, message: string): string {
   const at = message === '' ? -1 : stack.indexOf(message);
   const start = at < 0 ? 0 : at + message.length;
-  const head = stack.slice(0, start);
-  const body = stack.slice(start).split('\n').map((line) => {
+  const frames = stack.slice(start);
+  let mapped = mappedFrames.get(frames);
+  if (mapped === undefined) {
+    mapped = mapFrames(frames);
+    mappedFrames.set(frames, mapped);
+  }
+  return stack.slice(0, start) + mapped;
+}
+
+/**
+ * The frame lines of stacks already mapped, by their text as V8 wrote it: the errors of one code
+ * path (every 404 of a router) share their frames and differ in their message only.
+ */
+const mappedFrames = new LRUCache<string, string>({ max: 256 });
+
+function mapFrames(frames: string): string {
+  return frames.split('\n').map((line) => {
     const m = FRAME.exec(line);
     if (m === null) return line;
     const original = originalPosition(m[2], Number(m[3]), Number(m[4]));
     return original === undefined ? line : `${m[1]}${original.file}:${original.line}:${original.column}${m[5]}`;
-  });
-  return head + body.join('\n');
+  }).join('\n');
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LRUCache } from 'lru-cache';
 
 /** A few lines of source around a stack frame's line. */
 export interface SourceExcerpt {
@@ -63,31 +64,45 @@ function fileOf(location: string): string {
   return location;
 }
 
+/** Frames already parsed, by the stack's text after the message (see {@link parseStack}). */
+const parsed = new LRUCache<string, readonly StackFrame[]>({ max: 256 });
+
 /**
  * Parses the frames of an error's stack. Only the part after the message is read, so a message
  * that contains `\n    at x (/etc/passwd:1:1)` adds no frame. No file is read (the profiler's
  * `withExcerpts` reads excerpts when a panel shows them).
+ *
+ * The errors of one code path (every 404 of a router) share their frames: the frames of a stack
+ * text are parsed once (at most 256 remembered) and the same frozen array returned after.
  * @param stack - `error.stack`
  * @param message - `error.message`, skipped at the start of the stack
- * @returns the frames, outermost call last, at most `maxFrames`
+ * @returns the frames, outermost call last, at most `maxFrames`; frozen and shared, do not change them
  */
-export function parseStack(stack: string, message: string, options: StackOptions = {}): StackFrame[] {
+export function parseStack(stack: string, message: string, options: StackOptions = {}): readonly StackFrame[] {
   const { maxFrames = 50 } = options;
   const at = message === '' ? -1 : stack.indexOf(message);
   const body = at < 0 ? stack.slice(stack.indexOf('\n') + 1 || stack.length) : stack.slice(at + message.length);
+  let frames = parsed.get(body);
+  if (frames === undefined) {
+    frames = parseFrames(body);
+    parsed.set(body, frames);
+  }
+  return frames.length <= maxFrames ? frames : Object.freeze(frames.slice(0, Math.max(0, maxFrames)));
+}
+
+function parseFrames(body: string): readonly StackFrame[] {
   const frames: StackFrame[] = [];
   for (const raw of body.split('\n')) {
-    if (frames.length >= maxFrames) break;
     if (!/^\s+at /.test(raw)) continue;
     const m = FRAME.exec(raw);
-    if (m === null) { frames.push({ text: raw.trim().slice(3), vendor: true }); continue; }
+    if (m === null) { frames.push(Object.freeze({ text: raw.trim().slice(3), vendor: true })); continue; }
     const file = fileOf(m[2]);
     const vendor = isVendorFile(file);
-    frames.push(m[1] === undefined
+    frames.push(Object.freeze(m[1] === undefined
       ? { file, line: Number(m[3]), column: Number(m[4]), vendor }
-      : { function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor });
+      : { function: m[1], file, line: Number(m[3]), column: Number(m[4]), vendor }));
   }
-  return frames;
+  return Object.freeze(frames);
 }
 
 /**

@@ -9,7 +9,7 @@ export interface ExceptionEntry {
   message: string;
   /** The HTTP status it maps to. */
   status: number;
-  frames: StackFrame[];
+  frames: readonly StackFrame[];
 }
 
 /** Data of the exception panel: the chain, outermost first; empty when nothing was thrown. */

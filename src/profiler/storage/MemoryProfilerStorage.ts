@@ -34,6 +34,9 @@ export class MemoryProfilerStorage implements ClosableProfilerStorage {
     return JSON.parse(entry.json) as Profile;
   }
 
+  /** The profile is in the ring when `write` returns. */
+  readonly writesVisibleAtOnce = true;
+
   async write(profile: Profile): Promise<void> {
     const { json, bytes } = encodeProfile(profile, this.retention);
     this.remove(profile.token);

@@ -22,6 +22,14 @@ export interface ProfilerStorage {
    */
   write(profile: Profile): Promise<void>;
   /**
+   * True when a profile given to {@link write} is returned by this store object's `read`, `has`
+   * and `find` as soon as `write` returns, before its promise settles (a store that queues writes
+   * for a batch commit, or one that writes in memory). The profiler then lets the response finish
+   * at once, the profile already there for its link and toolbar, and logs a failed write instead
+   * of waiting for it. Absent or false: the profiler waits for `write` before the last byte.
+   */
+  readonly writesVisibleAtOnce?: boolean;
+  /**
    * @returns summaries matching the criteria, newest first (by `time`, then by token, descending)
    * @throws Error when the backend fails
    */

@@ -20,6 +20,11 @@ export interface ProfilerStorageConfig extends ProfilerStorageOptions {
   redisUrl?: string;
   /** The Redis store's deadline per operation, in milliseconds (see `RedisProfilerStorageOptions`). @default 1000 */
   timeoutMs?: number;
+  /**
+   * SQLite store: responses wait for their profile's commit; `false` lets them end at once (see
+   * `SqliteProfilerStorageOptions.awaitCommit`). @default true
+   */
+  awaitCommit?: boolean;
 }
 
 /**
@@ -31,8 +36,8 @@ export interface ProfilerStorageConfig extends ProfilerStorageOptions {
  *   or the SQLite file or Redis server that cannot be opened
  */
 export async function createProfilerStorage(config: ProfilerStorageConfig = {}): Promise<ClosableProfilerStorage> {
-  const { sqlitePath, redisUrl, timeoutMs, ...retention } = config;
-  resolveRetention(config, ['sqlitePath', 'redisUrl', 'timeoutMs']);
+  const { sqlitePath, redisUrl, timeoutMs, awaitCommit, ...retention } = config;
+  resolveRetention(config, ['sqlitePath', 'redisUrl', 'timeoutMs', 'awaitCommit']);
   if (redisUrl !== undefined) {
     if (typeof redisUrl !== 'string' || !/^rediss?:\/\//.test(redisUrl)) {
       throw invalidOption(`${OPTION_PREFIX}redisUrl`, 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"', redisUrl);
@@ -40,5 +45,5 @@ export async function createProfilerStorage(config: ProfilerStorageConfig = {}):
     return RedisProfilerStorage.open(redisUrl, { ...retention, timeoutMs });
   }
   if (sqlitePath === ':memory:') return new MemoryProfilerStorage(retention);
-  return new SqliteProfilerStorage({ ...retention, sqlitePath: sqlitePath ?? DEFAULT_SQLITE_PATH });
+  return new SqliteProfilerStorage({ ...retention, sqlitePath: sqlitePath ?? DEFAULT_SQLITE_PATH, awaitCommit });
 }

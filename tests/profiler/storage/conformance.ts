@@ -92,6 +92,18 @@ export function describeProfilerStorage(name: string, factory: StorageFactory): 
       });
     });
 
+    describe('writesVisibleAtOnce', () => {
+      it('when set, read, has and find see a profile as soon as write returns; else once write settles', async () => {
+        const store = await open();
+        const written = store.write(makeProfile('aaaaaa', 0));
+        if (store.writesVisibleAtOnce !== true) await written;
+        expect(await store.has('aaaaaa')).toBe(true);
+        expect(tokensOf(await store.find({}))).toEqual(['aaaaaa']);
+        expect((await store.read('aaaaaa'))?.token).toBe('aaaaaa');
+        await written;
+      });
+    });
+
     describe('has(token)', () => {
       it('is true for a written token and false for others', async () => {
         const store = await open();

@@ -30,6 +30,29 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await after.close();
   });
 
+  it('shows a queued profile to its own reads before the commit, and to another store once committed', async () => {
+    const file = freshFile();
+    const a = new SqliteProfilerStorage({ sqlitePath: file, now });
+    const b = new SqliteProfilerStorage({ sqlitePath: file, now });
+    let committed = false;
+    const written = a.write(makeProfile('aaaaaa', 0)).then(() => { committed = true; });
+    expect(await a.has('aaaaaa')).toBe(true);
+    expect(committed).toBe(false);
+    expect(await b.has('aaaaaa')).toBe(false);
+    await written;
+    expect(await b.has('aaaaaa')).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('awaitCommit: the profiler waits for the commit unless it is false; a non-boolean is refused', async () => {
+    const waiting = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
+    const atOnce = new SqliteProfilerStorage({ sqlitePath: freshFile(), now, awaitCommit: false });
+    expect([waiting.writesVisibleAtOnce, atOnce.writesVisibleAtOnce]).toEqual([false, true]);
+    await Promise.all([waiting.close(), atOnce.close()]);
+    expect(() => new SqliteProfilerStorage({ sqlitePath: freshFile(), awaitCommit: 'yes' as unknown as boolean }))
+      .toThrow('Invalid option "profiler.storage.awaitCommit": expected true or false');
+  });
+
   it('shares profiles with another store open on the same file', async () => {
     const file = freshFile();
     const a = new SqliteProfilerStorage({ sqlitePath: file, now });
