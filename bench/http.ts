@@ -79,7 +79,10 @@ async function run(args: readonly string[]): Promise<void> {
         const server = await startServer(label, cell.config(tmp.file), fork);
         try {
           await expectJson(server, cell.path, 200);
-          if (warmup > 0) checkStatuses(cell.label, await load(server, { path: cell.path, connections, duration: warmup, warmup: true }), 200);
+          if (warmup > 0) {
+            const warm = await load(server, { path: cell.path, connections, duration: warmup, warmup: true });
+            checkStatuses(cell.label, warm, 200);
+          }
           const r = await load(server, { path: cell.path, connections, duration });
           checkStatuses(cell.label, r, 200);
           const list = results.get(cell.id) ?? [];

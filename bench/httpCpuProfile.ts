@@ -121,7 +121,9 @@ export function summariseCpuProfile(file: string, top = 25): CpuSummary {
   let t = profile.startTime;
   for (let i = 0; i < total; i++) {
     t += deltas[i] ?? 0;
-    const us = i + 1 < deltas.length ? Math.max(0, deltas[i + 1]) : (profile.endTime - profile.startTime) / Math.max(1, total);
+    const us = i + 1 < deltas.length
+      ? Math.max(0, deltas[i + 1])
+      : (profile.endTime - profile.startTime) / Math.max(1, total);
     if (!inWindow(t)) continue;
     totalUs += us;
     const id = profile.samples[i];

@@ -27,7 +27,9 @@ export interface BenchServer {
    * The server's memory usage (bytes) and CPU time so far (µs); `gc` runs a full GC first (when
    * forked with `--expose-gc`).
    */
-  memory(gc?: boolean): Promise<{ rss: number; heapTotal: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number }>;
+  memory(gc?: boolean): Promise<{
+    rss: number; heapTotal: number; heapUsed: number; external: number; cpuMicros: number; hrMicros: number;
+  }>;
   /**
    * Adds a measured window (server clock, µs): with `--cpu-prof`, the profile summary counts only
    * samples inside the windows (no start-up, warm-up or idle time).
@@ -96,7 +98,10 @@ export function startServer(label: string, config: ServerConfig, options: ForkOp
           const onMessage = (reply: FromServer): void => {
             if (reply.type !== 'rss' || reply.id !== id) return;
             child.off('message', onMessage);
-            res({ rss: reply.rss, heapTotal: reply.heapTotal, heapUsed: reply.heapUsed, external: reply.external, cpuMicros: reply.cpuMicros, hrMicros: reply.hrMicros });
+            res({
+              rss: reply.rss, heapTotal: reply.heapTotal, heapUsed: reply.heapUsed,
+              external: reply.external, cpuMicros: reply.cpuMicros, hrMicros: reply.hrMicros,
+            });
           };
           child.on('message', onMessage);
           request({ type: 'rss', id, gc });
@@ -133,12 +138,21 @@ export function probe(
 }
 
 /** Fails unless `GET urlPath` answers `status` with a JSON body; returns the response. */
-export async function expectJson(server: BenchServer, urlPath: string, status: number): Promise<Awaited<ReturnType<typeof probe>>> {
+export async function expectJson(
+  server: BenchServer,
+  urlPath: string,
+  status: number,
+): Promise<Awaited<ReturnType<typeof probe>>> {
   return expectStatus(server, urlPath, status, 'application/json');
 }
 
 /** Fails unless `GET urlPath` answers `status` (with that content type, when given); returns the response. */
-export async function expectStatus(server: BenchServer, urlPath: string, status: number, type?: string): Promise<Awaited<ReturnType<typeof probe>>> {
+export async function expectStatus(
+  server: BenchServer,
+  urlPath: string,
+  status: number,
+  type?: string,
+): Promise<Awaited<ReturnType<typeof probe>>> {
   const r = await probe(server.port, urlPath);
   if (r.status !== status || (type !== undefined && !r.type.startsWith(type))) {
     throw new Error(`${server.label}: GET ${urlPath} answered ${r.status} ${r.type} (expected ${status}${type === undefined ? '' : ` ${type}`}): ${r.body.slice(0, 200)}`);
@@ -230,7 +244,10 @@ export function checkStatuses(label: string, r: LoadResult, expected: 200 | 404 
  * of two cells of the same round is steadier than a ratio of medians taken minutes apart.
  * @returns the median, smallest and largest ratio (NaN when a list is empty)
  */
-export function pairedRatios(num: readonly number[], den: readonly number[]): { median: number; min: number; max: number } {
+export function pairedRatios(
+  num: readonly number[],
+  den: readonly number[],
+): { median: number; min: number; max: number } {
   const ratios = num.slice(0, den.length).map((n, i) => n / den[i]).filter((r) => Number.isFinite(r));
   if (ratios.length === 0) return { median: NaN, min: NaN, max: NaN };
   return { median: medianOf(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };

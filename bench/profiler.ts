@@ -94,7 +94,8 @@ async function run(args: readonly string[]): Promise<void> {
 
     const rps = (mode: string, id: string): number => medianOf(results.get(key(mode, id))?.map((r) => r.rps) ?? [NaN]);
     const p99 = (mode: string, id: string): number => medianOf(results.get(key(mode, id))?.map((r) => r.p99) ?? [NaN]);
-    const cpu = (mode: string, id: string): number => medianOf(results.get(key(mode, id))?.map((r) => r.cpuMicrosPerRequest) ?? [NaN]);
+    const cpu = (mode: string, id: string): number =>
+      medianOf(results.get(key(mode, id))?.map((r) => r.cpuMicrosPerRequest) ?? [NaN]);
     console.log(`\nload average after the overhead runs: ${loadavg()}`);
     console.log('req/s and p99: medians over rounds; CPU: the server process\'s user+system CPU µs per response (robust to other load on the machine)\n');
     printTable(

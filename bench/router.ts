@@ -289,7 +289,12 @@ export interface Peers { ek: UrlMatcher; fmw: FmwRouter; express: ExpressRouter 
  * (ek: hit / 405 / 404; find-my-way and Express: found or not). Returns the set and the number
  * of candidates rejected.
  */
-export async function buildSet(set: SetName, table: readonly BenchRoute[], peers: Peers, seed: number): Promise<{ reqs: BenchRequest[]; rejected: number }> {
+export async function buildSet(
+  set: SetName,
+  table: readonly BenchRoute[],
+  peers: Peers,
+  seed: number,
+): Promise<{ reqs: BenchRequest[]; rejected: number }> {
   const rand = prng(seed);
   const source = set === 'hit*' ? githubTable(Math.min(SIZES[0], table.length)) : table;
   const methodsByPath = new Map<string, Set<string>>();
@@ -383,7 +388,9 @@ async function run(args: readonly string[]): Promise<void> {
       };
       if (loopSeconds > 0) {
         for (const p of peers) {
-          const sample = await measure(runners[p], { minTimeNs: loopSeconds * 1e9, minOps: 0, maxTimeNs: loopSeconds * 1e9 });
+          const sample = await measure(runners[p], {
+            minTimeNs: loopSeconds * 1e9, minOps: 0, maxTimeNs: loopSeconds * 1e9,
+          });
           console.log(`  loop ${size} routes, ${set}, ${PEER_LABEL[p]}: ${formatNs(sample.nsPerOp)} ns/op over ${sample.ops} ops`);
         }
         continue;
@@ -424,7 +431,9 @@ async function run(args: readonly string[]): Promise<void> {
       const ek = get(size, set, 'ek');
       const fmw = get(size, set, 'fmw');
       const ex = get(size, set, 'express');
-      const cells = [String(size), set, formatNs(ek), formatNs(fmw), formatNs(ex), formatRatio(ek / fmw), formatRatio(ex / ek)];
+      const cells = [
+        String(size), set, formatNs(ek), formatNs(fmw), formatNs(ex), formatRatio(ek / fmw), formatRatio(ex / ek),
+      ];
       if (withTry) {
         const t = get(size, set, 'ek-try');
         cells.push(formatNs(t), formatRatio(t / fmw));

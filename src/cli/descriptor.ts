@@ -117,7 +117,9 @@ function conditionOf(route: Route): string | undefined {
 
 /** The route's defaults with its controller as `_controller`, first, as a Symfony route has it. */
 function defaultsOf(route: Route, controller: (fn: unknown) => string): Record<string, unknown> {
-  return route.controller === undefined ? { ...route.defaults } : { _controller: controller(route.controller), ...route.defaults };
+  return route.controller === undefined
+    ? { ...route.defaults }
+    : { _controller: controller(route.controller), ...route.defaults };
 }
 
 const any = (list: readonly string[]): string => (list.length > 0 ? list.join('|') : 'ANY');

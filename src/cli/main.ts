@@ -11,7 +11,8 @@ import { debugRouter, DEBUG_ROUTER_SYNOPSIS } from './debugRouter';
 import { loadRoutes } from './loadRoutes';
 import { DEFAULT_SQLITE_PATH } from '../profiler/storage/SqliteProfilerStorage';
 import {
-  PROFILER_LIST_SYNOPSIS, PROFILER_PURGE_SYNOPSIS, ProfilerListCriteria, profilerList, profilerPurge, ProfilerStorageSelection,
+  PROFILER_LIST_SYNOPSIS, PROFILER_PURGE_SYNOPSIS, ProfilerListCriteria, profilerList, profilerPurge,
+  ProfilerStorageSelection,
   runProfilerCommand,
 } from './profilerCommands';
 import type { CommandResult } from './result';
@@ -92,7 +93,10 @@ program
   .option('--routes <module>', ROUTES_HELP)
   .option('-v, --verbose', 'Also show the routes that do not match, and why', false)
   .addHelpText('after', ROUTES_SOURCES)
-  .action((pathInfo: string, opts: { method: string; scheme: string; host: string; routes?: string; verbose: boolean }) => {
+  .action((
+    pathInfo: string,
+    opts: { method: string; scheme: string; host: string; routes?: string; verbose: boolean },
+  ) => {
     const width = terminalWidth();
     run(ROUTER_MATCH_SYNOPSIS, width, () =>
       routerMatch(loadRoutes(opts.routes), pathInfo, {
@@ -120,7 +124,8 @@ program
   .action(async (opts: ProfilerListCriteria & ProfilerStorageSelection) => {
     const width = terminalWidth();
     emit(await runProfilerCommand(PROFILER_LIST_SYNOPSIS, opts,
-      (storage) => profilerList(storage, { ...opts, terminalWidth: width, palette }), { terminalWidth: width, errorPalette }));
+      (storage) => profilerList(storage, { ...opts, terminalWidth: width, palette }),
+      { terminalWidth: width, errorPalette }));
   });
 
 program

@@ -101,7 +101,10 @@ function criteriaOf(options: ProfilerListCriteria): ProfileCriteria {
  * @returns `{ output, exitCode: 0 | 1, stream: 'stdout' }`
  * @throws Error when the store fails
  */
-export async function profilerList(storage: ProfilerStorage, criteria: ProfilerListCriteria = {}): Promise<CommandResult> {
+export async function profilerList(
+  storage: ProfilerStorage,
+  criteria: ProfilerListCriteria = {},
+): Promise<CommandResult> {
   const palette = criteria.palette ?? PLAIN;
   const io = new ConsoleStyle(criteria.terminalWidth ?? DEFAULT_TERMINAL_WIDTH, palette);
   let search: ProfileCriteria;
@@ -146,7 +149,10 @@ export async function profilerPurge(
  * widest, to list every profile the service's own cap still keeps.
  * @throws Error when both options are given
  */
-export function profilerStorageConfig(selection: ProfilerStorageSelection, env: NodeJS.ProcessEnv = process.env): ProfilerStorageConfig {
+export function profilerStorageConfig(
+  selection: ProfilerStorageSelection,
+  env: NodeJS.ProcessEnv = process.env,
+): ProfilerStorageConfig {
   if (selection.redis !== undefined && selection.sqlite !== undefined) {
     throw new Error('The "--sqlite" and "--redis" options cannot be used together: choose one store.');
   }
@@ -166,7 +172,10 @@ function origin(option: string, variable: string, fromOption: boolean): string {
 }
 
 /** The store of {@link profilerStorageConfig}, opened read-only in spirit: nothing is created. */
-async function openStore(selection: ProfilerStorageSelection, env: NodeJS.ProcessEnv): Promise<ClosableProfilerStorage> {
+async function openStore(
+  selection: ProfilerStorageSelection,
+  env: NodeJS.ProcessEnv,
+): Promise<ClosableProfilerStorage> {
   const config = profilerStorageConfig(selection, env);
   const url = config.redisUrl;
   if (url !== undefined) {

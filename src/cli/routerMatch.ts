@@ -49,7 +49,11 @@ function lcfirst(text: string): string {
  * @returns `{ output, exitCode: 0 | 1, stream: 'stdout' }`
  * @throws InvalidRouteError when a route does not compile
  */
-export function routerMatch(routes: RouteCollection, pathInfo: string, options: RouterMatchOptions = {}): CommandResult {
+export function routerMatch(
+  routes: RouteCollection,
+  pathInfo: string,
+  options: RouterMatchOptions = {},
+): CommandResult {
   const context = createRequestContext({ method: options.method, scheme: options.scheme, host: options.host });
   const traces = new TraceableUrlMatcher(routes).getTraces(pathInfo, {
     method: context.method,

@@ -72,7 +72,10 @@ export const DEFAULT_TERMINAL_WIDTH = 80;
  * @param columns - the terminal's width when stdout is one @default process.stdout.columns
  * @returns the width in columns (at least 1)
  */
-export function terminalWidth(env: NodeJS.ProcessEnv = process.env, columns: number | undefined = process.stdout.columns): number {
+export function terminalWidth(
+  env: NodeJS.ProcessEnv = process.env,
+  columns: number | undefined = process.stdout.columns,
+): number {
   const fromEnv = env.COLUMNS === undefined ? Number.NaN : Number.parseInt(env.COLUMNS.trim(), 10);
   const width = Number.isFinite(fromEnv) ? fromEnv : columns ?? DEFAULT_TERMINAL_WIDTH;
   return width > 0 ? width : DEFAULT_TERMINAL_WIDTH;

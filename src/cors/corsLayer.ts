@@ -51,16 +51,20 @@ const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, pre
  */
 export function corsLayer(options: CorsOptions): RequestHandler {
   const { rules } = resolveCorsOptions(options);
-  const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler; noOrigin: CorsDecision } => ({ rule, noOrigin: Object.freeze({ origin: null, allowed: false, preflight: false, rule: rule.path }), handler: cors({
-    origin: true, // echo: only called for origins the rule allows
-    credentials: rule.credentials,
-    exposedHeaders: [...rule.exposedHeaders],
-    maxAge: rule.maxAge,
-    methods: [...rule.methods],
-    allowedHeaders: rule.allowedHeaders === '*' ? undefined : [...rule.allowedHeaders],
-    preflightContinue: false,
-    optionsSuccessStatus: 204,
-  }) }));
+  const compiled = rules.map((rule): { rule: CorsRule; handler: RequestHandler; noOrigin: CorsDecision } => ({
+    rule,
+    noOrigin: Object.freeze({ origin: null, allowed: false, preflight: false, rule: rule.path }),
+    handler: cors({
+      origin: true, // echo: only called for origins the rule allows
+      credentials: rule.credentials,
+      exposedHeaders: [...rule.exposedHeaders],
+      maxAge: rule.maxAge,
+      methods: [...rule.methods],
+      allowedHeaders: rule.allowedHeaders === '*' ? undefined : [...rule.allowedHeaders],
+      preflightContinue: false,
+      optionsSuccessStatus: 204,
+    }),
+  }));
 
   return function corsHandler(req: Request, res: Response, next: NextFunction) {
     const header = req.headers.origin;

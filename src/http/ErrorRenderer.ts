@@ -225,7 +225,8 @@ export function renderError(error: unknown, req: Request, res: Response, options
   }
 
   const custom = routeErrorRenderer(req);
-  if (custom?.(error, { status, title: reason, detail: message, debug: options.debug, token: options.token }, req, res) === true) return;
+  const context = { status, title: reason, detail: message, debug: options.debug, token: options.token };
+  if (custom?.(error, context, req, res) === true) return;
   const accepted = acceptedFormat(req);
   if (accepted === 'application/json' || accepted === 'application/problem+json') {
     const body: Record<string, unknown> = { type: 'about:blank', title: reason, status, detail: message };

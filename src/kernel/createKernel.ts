@@ -112,7 +112,12 @@ export function createKernel(options: KernelOptions): Kernel {
   if (resolved.cors !== undefined) built.push({ name: 'cors', handler: corsLayer(resolved.cors) });
   let session: SessionLayer | undefined;
   if (resolved.session !== undefined) {
-    session = sessionLayer({ ...resolved.session, secret: resolved.secret as string | string[], environment: resolved.environment, logger: resolved.logger });
+    session = sessionLayer({
+      ...resolved.session,
+      secret: resolved.secret as string | string[],
+      environment: resolved.environment,
+      logger: resolved.logger,
+    });
     built.push({ name: 'session', handler: session });
   }
   if (resolved.security !== undefined) built.push({ name: 'firewall', handler: firewall(resolved.security) });
@@ -122,7 +127,9 @@ export function createKernel(options: KernelOptions): Kernel {
   // pre-deserialization check, body parsing and the post-deserialization check; then the controller.
   const routeHandlers = [
     ...(resolved.locale !== undefined ? [routeLocale()] : []),
-    ...(resolved.routeHandlers.length > 0 ? resolved.routeHandlers : [accessCheck({ routes }), bodyParsing(), postDenormalizeCheck()]),
+    ...(resolved.routeHandlers.length > 0
+      ? resolved.routeHandlers
+      : [accessCheck({ routes }), bodyParsing(), postDenormalizeCheck()]),
   ];
 
   // Only the profiler reads the timeline: without it the layers run unwrapped.

@@ -40,5 +40,6 @@ export function orderLayers(layers: Layer[]): Layer[] {
   for (const l of layers) {
     if (!(LAYER_ORDER as readonly string[]).includes(l.name)) throw new Error(`Unknown layer "${l.name}": add it to LAYER_ORDER in src/kernel/layers.ts.`);
   }
-  return [...layers].sort((a, b) => LAYER_ORDER.indexOf(a.name as LayerName) - LAYER_ORDER.indexOf(b.name as LayerName));
+  const rank = (layer: { name: string }): number => LAYER_ORDER.indexOf(layer.name as LayerName);
+  return [...layers].sort((a, b) => rank(a) - rank(b));
 }

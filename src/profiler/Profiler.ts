@@ -228,7 +228,9 @@ export class Profiler {
       time: Date.now() - Math.round(performance.now() - req.kernel!.startedAt),
       statusCode: res.statusCode,
       route: req.kernel!.route,
-      exception: error === undefined ? undefined : exceptionChain(error).map(({ stack: _stack, ...e }) => ({ ...e, message: redactText(e.message) })),
+      exception: error === undefined
+        ? undefined
+        : exceptionChain(error).map(({ stack: _stack, ...e }) => ({ ...e, message: redactText(e.message) })),
       collectors,
     };
     return this.extraSecrets === null ? profile : (redactNamed(profile, this.extraSecrets) as Profile);

@@ -17,7 +17,10 @@ function problem(res: Response, status: number, detail: string): void {
  * - `GET /_profiler/api/profiles/{token}` (or `latest`): the whole profile, every collector's
  *   data; an unknown token is a 404 problem.
  */
-export function addProfilerApiRoutes(add: (name: string, path: string, handler: PageHandler) => void, storage: ProfilerStorage): void {
+export function addProfilerApiRoutes(
+  add: (name: string, path: string, handler: PageHandler) => void,
+  storage: ProfilerStorage,
+): void {
   add('_profiler_api_profiles', '/_profiler/api/profiles', async (req: Request, res: Response) => {
     let criteria;
     try {

@@ -48,14 +48,20 @@ function summaryOf(collector: DataCollector, data: unknown): CollectorSummary {
 
 /** The panel menu of a profile, in collector order. */
 export function menuOf(profiler: Profiler, profile: Profile): PanelLink[] {
-  return profiler.collectors.map((c) => ({ name: c.name, label: labelOf(c), summary: summaryOf(c, profile.collectors[c.name]) }));
+  return profiler.collectors.map((c) => ({
+    name: c.name, label: labelOf(c), summary: summaryOf(c, profile.collectors[c.name]),
+  }));
 }
 
 /** Replays a profile's request through the traceable matcher (the routing panel's log). */
-export function tracesOf(routes: RouteCollection, profile: Profile): Array<{ name: string; path: string; log: string; level: string }> {
+export function tracesOf(
+  routes: RouteCollection,
+  profile: Profile,
+): Array<{ name: string; path: string; log: string; level: string }> {
   const data = profile.collectors.router as RouterData | undefined;
   if (data === undefined) return [];
-  return new TraceableUrlMatcher(routes).getTraces(data.pathInfo, { method: data.method, host: data.host, scheme: data.scheme }).map((t) => ({
+  const context = { method: data.method, host: data.host, scheme: data.scheme };
+  return new TraceableUrlMatcher(routes).getTraces(data.pathInfo, context).map((t) => ({
     name: t.name, path: t.path,
     log: t.level === TraceLevel.ROUTE_ALMOST_MATCHES ? `Path almost matches, but ${t.log}` : t.log,
     level: TraceLevel[t.level],
@@ -73,19 +79,28 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   const storage = profiler.storage;
   const page = guarded(allowed);
   const routes = new RouteCollection();
-  const add = (name: string, path: string, handler: PageHandler): void => { routes.add(name, new Route(path, { controller: page(handler) })); };
+  const add = (name: string, path: string, handler: PageHandler): void => {
+    routes.add(name, new Route(path, { controller: page(handler) }));
+  };
   profiler.restrictToolbarTo(allowed);
 
   const panelContext = (req: Request, profile: Profile, collector: DataCollector): Record<string, unknown> => {
     const stored = profile.collectors[collector.name];
     // the exception panel reads its source excerpts now, as Symfony's does (profiles hold none)
     const data = collector.name === 'exception' ? withExcerptsData(stored, profiler.projectRoot) : stored;
-    const context: Record<string, unknown> = { p: profile, data, collector: { name: collector.name, label: labelOf(collector) }, base: baseOf(req), query: req.query };
+    const context: Record<string, unknown> = {
+      p: profile,
+      data,
+      collector: { name: collector.name, label: labelOf(collector) },
+      base: baseOf(req),
+      query: req.query,
+    };
     if (collector.name === 'router') context.traces = tracesOf(options.routes, profile);
     if (collector.name === 'time') context.bars = waterfall(data as TimeData | undefined);
     if (collector.name === 'logger') {
       const level = typeof req.query.level === 'string' && LOG_LEVELS.some(([n]) => n === req.query.level) ? req.query.level : '';
-      Object.assign(context, { levels: LOG_LEVELS, level, records: recordsFrom((data as LoggerData | undefined)?.records ?? [], level) });
+      const records = recordsFrom((data as LoggerData | undefined)?.records ?? [], level);
+      Object.assign(context, { levels: LOG_LEVELS, level, records });
     }
     return context;
   };
@@ -149,7 +164,10 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   });
   add('_profiler_exception_css', '/_profiler/{token}/exception.css', async (_req, res) => { res.type('text/css; charset=utf-8').send(profilerAsset('exception.css')); });
   add('_profiler_compare', '/_profiler/{token}/compare/{other}', async (req, res) => {
-    const [a, b] = await Promise.all([loadProfile(storage, String(req.params.token)), loadProfile(storage, String(req.params.other))]);
+    const [a, b] = await Promise.all([
+      loadProfile(storage, String(req.params.token)),
+      loadProfile(storage, String(req.params.other)),
+    ]);
     if (a === null) return notFound(req, res, String(req.params.token));
     if (b === null) return notFound(req, res, String(req.params.other));
     res.type('html').send(renderView('profiler/compare.html.njk', { a, b, comparison: compareProfiles(a, b), base: baseOf(req) }));

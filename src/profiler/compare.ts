@@ -80,7 +80,8 @@ export function compareProfiles(a: Profile, b: Profile): Comparison {
   const events = names.map((name) => {
     const x = da.get(name);
     const y = db.get(name);
-    return { name, a: x, b: y, delta: x !== undefined && y !== undefined ? Math.round((y - x) * 1000) / 1000 : undefined };
+    const delta = x !== undefined && y !== undefined ? Math.round((y - x) * 1000) / 1000 : undefined;
+    return { name, a: x, b: y, delta };
   });
   const scale = Math.max(ta?.duration ?? 0, tb?.duration ?? 0);
   return { fields, events, barsA: waterfall(ta, scale), barsB: waterfall(tb, scale) };

@@ -18,7 +18,10 @@ function builtInPanel(name: string): string | undefined {
   return fs.existsSync(path.join(TEMPLATES_DIR, file)) ? file : undefined;
 }
 
-/** Where a collector's panel template is: its own `template`, the built-in panel of its name, or the generic JSON panel. */
+/**
+ * Where a collector's panel template is: its own `template`, the built-in panel of its name, or the generic JSON
+ * panel.
+ */
 export interface PanelTemplate {
   /** An absolute folder for a user template; undefined for the package's templates. */
   readonly dir?: string;

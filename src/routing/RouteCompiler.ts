@@ -200,7 +200,11 @@ interface SegmentDraft { parts: Array<{ text: string } | { token: VariableToken;
  * that may all be empty (the trimmed request may have lost them). Trailing empty static
  * segments (`/a/`, `/a//`) are dropped, as the request's trailing slashes are.
  */
-function indexSegmentsOf(tokens: Token[], firstOptional: number, flags: string): { segments: IndexSegment[]; tailFrom: number } {
+function indexSegmentsOf(
+  tokens: Token[],
+  firstOptional: number,
+  flags: string,
+): { segments: IndexSegment[]; tailFrom: number } {
   const drafts: SegmentDraft[] = [{ parts: [] }];
   tokens.forEach((t, index) => {
     if (t.kind === 'text') {

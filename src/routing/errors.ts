@@ -119,8 +119,16 @@ export class MissingMandatoryParametersError extends RoutingError {
 /** URL generation with a value that breaks the parameter's requirement (Symfony `InvalidParameterException`). */
 export class InvalidParameterError extends RoutingError {
   override name = 'InvalidParameterError';
-  constructor(readonly parameter: string, readonly routeName: string, readonly requirement: string, readonly given: string) {
-    super('ERR_ROUTING_INVALID_PARAMETER', formatMessage('ERR_ROUTING_INVALID_PARAMETER', parameter, routeName, requirement, given));
+  constructor(
+    readonly parameter: string,
+    readonly routeName: string,
+    readonly requirement: string,
+    readonly given: string,
+  ) {
+    super(
+      'ERR_ROUTING_INVALID_PARAMETER',
+      formatMessage('ERR_ROUTING_INVALID_PARAMETER', parameter, routeName, requirement, given),
+    );
   }
 }
 

@@ -13,7 +13,10 @@ import { parseOptions } from '../config/parseOptions';
  *   null when the token is unknown, expired or revoked
  * @throws Error when the token store fails (the firewall answers 500)
  */
-export type AccessTokenLookup = (token: string, req: Request) => string | SecurityUser | null | Promise<string | SecurityUser | null>;
+export type AccessTokenLookup = (
+  token: string,
+  req: Request,
+) => string | SecurityUser | null | Promise<string | SecurityUser | null>;
 
 /** The options of {@link AccessTokenAuthenticator}: {@link AccessTokenAuthenticatorOptions}. */
 export const accessTokenAuthenticatorOptionsSchema = optionsObject({

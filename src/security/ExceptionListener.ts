@@ -28,7 +28,12 @@ export function rememberEntryPoint(req: Request, entryPoint: AuthenticationEntry
 }
 
 /** Asks the client to authenticate: the entry point's response, else a 401 error. */
-export function startAuthentication(req: Request, res: Response, next: NextFunction, error?: AuthenticationError): void {
+export function startAuthentication(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  error?: AuthenticationError,
+): void {
   const entryPoint = (req as WithEntryPoint)[ENTRY_POINT];
   if (entryPoint !== undefined) return entryPoint.start(req, res, error);
   const message = formatMessage('ERR_HTTP_UNAUTHORIZED');
@@ -45,7 +50,13 @@ export function denyAccess(req: Request, res: Response, next: NextFunction, mess
 }
 
 /** Answers a failed authentication by `authenticator`. */
-export function failAuthentication(req: Request, res: Response, next: NextFunction, authenticator: Authenticator, error: AuthenticationError): void {
+export function failAuthentication(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  authenticator: Authenticator,
+  error: AuthenticationError,
+): void {
   if (error.failure === 'too_many_attempts') {
     return next(new TooManyRequestsHttpError(error.retryAfterSeconds ?? 60, error.message, { cause: error }));
   }

@@ -54,7 +54,8 @@ export type SecurityCheck<C> = (context: C) => boolean | Promise<boolean>;
  * @example new Route('/api/books/{id}', { methods: ['PUT'], controller, options: {
  *   provider: (req) => books.get(req.params.id) ?? null,
  *   security: ({ isGranted }) => isGranted('ROLE_USER'),
- *   securityPostDenormalize: ({ object, previousObject, isGranted }) => isGranted('ROLE_ADMIN') || object.featured === previousObject?.featured,
+ *   securityPostDenormalize: ({ object, previousObject, isGranted }) =>
+ *     isGranted('ROLE_ADMIN') || object.featured === previousObject?.featured,
  * } satisfies SecuredRouteOptions })
  */
 export interface SecuredRouteOptions {
@@ -129,7 +130,9 @@ export function matchedRouteOptions(req: Request): SecuredRouteOptions | undefin
  * @returns it, or null when the route has no provider or the provider found nothing
  */
 export async function loadStoredObject(req: Request, o: SecuredRouteOptions): Promise<object | null> {
-  if (req.storedObject === undefined) req.storedObject = o.provider === undefined ? null : ((await o.provider(req)) ?? null);
+  if (req.storedObject === undefined) {
+    req.storedObject = o.provider === undefined ? null : ((await o.provider(req)) ?? null);
+  }
   return req.storedObject;
 }
 

@@ -29,7 +29,10 @@ export type SqliteThrottleStoreOptions = z.input<typeof sqliteThrottleStoreOptio
  * 1000 hits. A read-only, full or locked database throws a `StorageUnavailableError` (503).
  */
 export class SqliteThrottleStore implements ThrottleStore {
-  private readonly upsert: Statement<[{ key: string; now: number; expiresAt: number }], { count: number; expires_at: number }>;
+  private readonly upsert: Statement<
+    [{ key: string; now: number; expiresAt: number }],
+    { count: number; expires_at: number }
+  >;
   private readonly read: Statement<[string, number], { count: number; expires_at: number }>;
   private readonly remove: Statement<[string]>;
   private readonly prune: Statement<[number]>;

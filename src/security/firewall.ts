@@ -75,17 +75,30 @@ export function firewall(options: FirewallOptions): RequestHandler {
 }
 
 /** Makes `user` the request's user: `req.user`, and `req.security` with the roles the hierarchy reaches. */
-function login(config: ResolvedFirewallOptions, req: Request, state: SecurityState, user: SecurityUser, by: string): void {
+function login(
+  config: ResolvedFirewallOptions,
+  req: Request,
+  state: SecurityState,
+  user: SecurityUser,
+  by: string,
+): void {
   state.user = user;
   state.roles = Object.freeze(config.roleHierarchy.reachableRoles(user.roles));
   state.authenticator = by;
   req.user = user;
 }
 
-function handle(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction): Promise<void> | undefined {
+function handle(
+  config: ResolvedFirewallOptions,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): Promise<void> | undefined {
   const facts = requestFacts(req);
   const fw = facts === null ? undefined : config.firewalls.find((f) => f.matcher.matches(facts));
-  const state: SecurityState = { firewall: fw?.name ?? null, user: null, roles: [], authenticator: null, decisions: [] };
+  const state: SecurityState = {
+    firewall: fw?.name ?? null, user: null, roles: [], authenticator: null, decisions: [],
+  };
   req.security = state;
   req.user = undefined;
   // an invalid Host is answered by the router; no firewall or `security: false`: nothing to do
@@ -151,7 +164,14 @@ async function authenticateThenDecide(request: FirewallRequest): Promise<void> {
 }
 
 /** The first matching `accessControl` rule decides; its decision is recorded in `req.security.decisions`. */
-function decideAccess(config: ResolvedFirewallOptions, req: Request, res: Response, next: NextFunction, facts: RequestFacts, state: SecurityState): void {
+function decideAccess(
+  config: ResolvedFirewallOptions,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  facts: RequestFacts,
+  state: SecurityState,
+): void {
   const decision = config.accessMap.decide(req, facts);
   if (decision !== null) {
     state.decisions.push(decision);
@@ -170,7 +190,13 @@ const passwordChecks = new WeakMap<Request, WeakMap<object, Map<string, Promise<
  * Completes an authenticator's passport: throttles and checks a password, or loads the user.
  * @throws AuthenticationError bad credentials or too many attempts
  */
-async function authenticate(config: ResolvedFirewallOptions, fw: ResolvedFirewall, authenticator: Authenticator, req: Request, facts: RequestFacts): Promise<SecurityUser> {
+async function authenticate(
+  config: ResolvedFirewallOptions,
+  fw: ResolvedFirewall,
+  authenticator: Authenticator,
+  req: Request,
+  facts: RequestFacts,
+): Promise<SecurityUser> {
   const passport = await authenticator.authenticate(req);
   const provider = fw.provider as NonNullable<ResolvedFirewall['provider']>;
   if (passport.password !== undefined) {

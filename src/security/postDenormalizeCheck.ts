@@ -23,7 +23,8 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH'];
 
 /** A shallow clone that keeps the prototype (PHP's `clone`); nested objects are shared. */
 function shallowClone(o: object): object {
-  return Array.isArray(o) ? [...(o as unknown[])] : Object.assign(Object.create(Object.getPrototypeOf(o) as object | null) as object, o);
+  if (Array.isArray(o)) return [...(o as unknown[])];
+  return Object.assign(Object.create(Object.getPrototypeOf(o) as object | null) as object, o);
 }
 
 /**
@@ -40,7 +41,9 @@ export function postDenormalizeCheck(): RequestHandler {
   return function securityPostDenormalizeCheck(req: Request, res: Response, next: NextFunction) {
     const o = matchedRouteOptions(req);
     if (o === undefined || !WRITE_METHODS.includes(req.kernel!.method)) return next();
-    if (o.provider === undefined && o.denormalize === undefined && o.securityPostDenormalize === undefined) return next();
+    if (o.provider === undefined && o.denormalize === undefined && o.securityPostDenormalize === undefined) {
+      return next();
+    }
     run(req, res, next, o).catch(next);
   };
 }

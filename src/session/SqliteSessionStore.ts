@@ -63,7 +63,9 @@ export class SqliteSessionStore extends session.Store {
     this.prune();
     const every = options.pruneIntervalSeconds ?? 900;
     if (every > 0) {
-      this.timer = setInterval(() => { try { this.prune(); } catch { /* database closed or busy: next time */ } }, every * 1000);
+      this.timer = setInterval(() => {
+        try { this.prune(); } catch { /* database closed or busy: next time */ }
+      }, every * 1000);
       this.timer.unref();
     }
   }

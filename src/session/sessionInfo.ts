@@ -63,7 +63,13 @@ export function redactSessionId(id: string): string {
  * @param loaded - whether the session was read from the store
  * @param unavailable - whether the store failed
  */
-export function describeSession(session: Record<string, unknown> | undefined, sessionId: string | undefined, store: SessionStoreName, loaded: boolean, unavailable: boolean): SessionInfo {
+export function describeSession(
+  session: Record<string, unknown> | undefined,
+  sessionId: string | undefined,
+  store: SessionStoreName,
+  loaded: boolean,
+  unavailable: boolean,
+): SessionInfo {
   const attributes: Record<string, unknown> = {};
   if (session !== undefined) for (const [k, v] of Object.entries(session)) if (k !== 'cookie') attributes[k] = redactValue(k, v);
   const started = session !== undefined && (loaded || Object.keys(attributes).length > 0);

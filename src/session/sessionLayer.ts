@@ -50,7 +50,11 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
   if (o.store === 'redis') {
     const client = o.redis!;
     const { RedisStore: Redis } = loadPeer<{ RedisStore: typeof RedisStore }>('connect-redis');
-    return { store: new Redis({ client, prefix: o.redisPrefix, ttl: o.ttlSeconds }), available: () => client.isReady, close: () => undefined };
+    return {
+      store: new Redis({ client, prefix: o.redisPrefix, ttl: o.ttlSeconds }),
+      available: () => client.isReady,
+      close: () => undefined,
+    };
   }
   let db;
   try {
@@ -59,7 +63,9 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
     throw new KernelConfigError('session.sqlitePath', (e as Error).message.replace(/^Invalid option "[^"]*": /, ''));
   }
   try {
-    const store = new SqliteSessionStore({ db, ttlSeconds: o.ttlSeconds, pruneIntervalSeconds: o.pruneIntervalSeconds });
+    const store = new SqliteSessionStore({
+      db, ttlSeconds: o.ttlSeconds, pruneIntervalSeconds: o.pruneIntervalSeconds,
+    });
     return { store, available: () => db.open, close: () => { store.stop(); db.close(); } };
   } catch (e) {
     db.close();
@@ -170,7 +176,8 @@ export function sessionLayer(options: SessionOptions): SessionLayer {
     },
     describe(req: Request): SessionInfo {
       const session = existingSession(req) as Record<string, unknown> | undefined;
-      return describeSession(session, session === undefined ? undefined : req.sessionID, o.store, loaded.has(req), req.sessionUnavailable === true);
+      const sessionId = session === undefined ? undefined : req.sessionID;
+      return describeSession(session, sessionId, o.store, loaded.has(req), req.sessionUnavailable === true);
     },
   };
 

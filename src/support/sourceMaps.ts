@@ -65,10 +65,16 @@ function mapOf(file: string): LoadedMap | null {
  * @returns the absolute path of the source and its 1-based line and column, or undefined when the
  *   file has no readable source map
  */
-export function originalPosition(file: string, line: number, column: number): { file: string; line: number; column: number } | undefined {
+export function originalPosition(
+  file: string,
+  line: number,
+  column: number,
+): { file: string; line: number; column: number } | undefined {
   const loaded = mapOf(pathOf(file));
   if (loaded === null) return undefined;
-  const entry = loaded.map.findEntry(line - 1, column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+  const entry = loaded.map.findEntry(line - 1, column - 1) as {
+    originalSource?: string; originalLine?: number; originalColumn?: number;
+  };
   if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
   const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : path.resolve(loaded.root, entry.originalSource);
   return { file: source, line: entry.originalLine + 1, column: (entry.originalColumn ?? 0) + 1 };

@@ -53,7 +53,10 @@ export interface CollectorDataMap {
 /** A stored profile whose collectors' data is typed. */
 export type TypedProfile = Omit<Profile, 'collectors'> & { collectors: CollectorDataMap & Record<string, unknown> };
 
-/** What {@link profileOf} reads a token from: a supertest/superagent response, a fetch `Response`, or anything with headers. */
+/**
+ * What {@link profileOf} reads a token from: a supertest/superagent response, a fetch `Response`, or anything with
+ * headers.
+ */
 export type ResponseLike =
   | { headers: Record<string, string | string[] | undefined> | { get(name: string): string | null }; request?: unknown }
   | { header: Record<string, string | string[] | undefined>; request?: unknown };

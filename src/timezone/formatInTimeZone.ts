@@ -21,7 +21,11 @@ const formatters = new LRUCache<string, Intl.DateTimeFormat>({ max: 500 });
  *   `dateStyle` mixed with `hour`)
  * @example formatInTimeZone(new Date(), req, { hour: '2-digit', minute: '2-digit' })
  */
-export function formatInTimeZone(date: Date | number, req: Request, options: ZonedFormatOptions = DEFAULT_FORMAT): string {
+export function formatInTimeZone(
+  date: Date | number,
+  req: Request,
+  options: ZonedFormatOptions = DEFAULT_FORMAT,
+): string {
   const locale = (typeof req.locale === 'string' && req.locale !== '' ? req.locale : 'en').replace(/_/g, '-');
   const timeZone = typeof req.timeZone === 'string' && req.timeZone !== '' ? req.timeZone : 'UTC';
   const key = `${locale}\u0000${timeZone}\u0000${JSON.stringify(options)}`;

@@ -17,7 +17,8 @@ function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv
 
 const cli = (...args: string[]): Run => runCli(args);
 
-const cliWithColumns = (columns: number, ...args: string[]): Run => runCli(args, { env: { ...process.env, COLUMNS: String(columns) } });
+const cliWithColumns = (columns: number, ...args: string[]): Run =>
+  runCli(args, { env: { ...process.env, COLUMNS: String(columns) } });
 
 let dir: string;
 
@@ -231,7 +232,9 @@ describe('node dist/cli/main.js', () => {
 
     const cliEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Run => runCli(args, { env: colourEnv(env) });
 
-    /** Runs the console on a pseudo-terminal (util-linux `script`), which makes stdout a TTY; returns what it showed. */
+    /**
+     * Runs the console on a pseudo-terminal (util-linux `script`), which makes stdout a TTY; returns what it showed.
+     */
     function onTerminal(env: NodeJS.ProcessEnv, ...args: string[]): string {
       const command = [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(' ');
       return spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: colourEnv(env) }).stdout;

@@ -194,7 +194,9 @@ async function withOwnTokens(c: OracleCase, s: Listening): Promise<OracleCase> {
   const source = FIXTURES.flatMap((f) => loaded[f]).find((x) => x.id === sourceId) as OracleCase;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(source.headers)) headers[name] = fill(value, s);
-  const sent = await rawRequest(s, { method: source.method, target: source.target, headers, setHost: false, body: source.body });
+  const sent = await rawRequest(s, {
+    method: source.method, target: source.target, headers, setHost: false, body: source.body,
+  });
   const token = String(sent.headers['x-debug-token']);
   expect(token).toMatch(/^[0-9a-f]{6}$/);
   const swap = (v: string | undefined): string | undefined => v?.split(oracleToken).join(token);

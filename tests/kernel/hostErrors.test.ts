@@ -177,7 +177,8 @@ describe('errorTemplates', () => {
   });
 
   test('are checked at construction, naming the option', () => {
-    const create = (errorTemplates: unknown): unknown => createKernel({ routes: appRoutes(), errorTemplates: errorTemplates as never });
+    const create = (errorTemplates: unknown): unknown =>
+      createKernel({ routes: appRoutes(), errorTemplates: errorTemplates as never });
     expect(() => create({ 404: path.join(dir, 'missing.njk') })).toThrow(KernelConfigError);
     expect(() => create({ 404: path.join(dir, 'missing.njk') }))
       .toThrow(`Invalid option "errorTemplates.404": no readable template file at ${JSON.stringify(path.join(dir, 'missing.njk'))}.`);

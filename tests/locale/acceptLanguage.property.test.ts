@@ -51,7 +51,9 @@ describe('localeLayer(options) with hostile Accept-Language headers', () => {
   const routes = new RouteCollection();
   routes.add('hello', new Route('/hello', { methods: ['GET'], controller: (req, res) => { res.json({ locale: req.locale }); } }));
   const app = createKernel({ routes, layers: { locale: localeLayer({ defaultLocale: 'en', enabledLocales: ENABLED }) } });
-  const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120 });
+  const printable = fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120,
+  });
 
   it('always answers 200 with an enabled locale', async () => {
     await fc.assert(fc.asyncProperty(fc.oneof(printable, header.filter((h) => /^[\x20-\x7e]*$/.test(h))), async (h) => {

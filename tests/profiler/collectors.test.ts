@@ -112,7 +112,8 @@ describe('a failing store', () => {
 describe('req.log', () => {
   const logsOf = async (k: ReturnType<typeof bareKernel>, token: string): Promise<string[]> => {
     const profile = await k.profiler?.storage.read(token);
-    return ((profile?.collectors.logger as { records: Array<{ msg: string }> } | undefined)?.records ?? []).map((r) => r.msg);
+    const logger = profile?.collectors.logger as { records: Array<{ msg: string }> } | undefined;
+    return (logger?.records ?? []).map((r) => r.msg);
   };
 
   test('a logger a parent app set before the kernel is replaced on profiled requests: the Logs panel gets the records', async () => {

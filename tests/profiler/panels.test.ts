@@ -81,7 +81,9 @@ describe('exception panel', () => {
 
   test('the stored profile keeps frames without source: the panel reads the excerpt when it is shown', async () => {
     const profile = await kernel.profiler?.storage.read(tokens[500]);
-    const data = profile?.collectors.exception as { exceptions: Array<{ frames: Array<{ file?: string; line?: number; excerpt?: unknown }> }> };
+    const data = profile?.collectors.exception as {
+      exceptions: Array<{ frames: Array<{ file?: string; line?: number; excerpt?: unknown }> }>;
+    };
     const frames = data.exceptions[0].frames;
     expect(frames.some((f) => f.file !== undefined && f.line !== undefined)).toBe(true);
     expect(frames.filter((f) => f.excerpt !== undefined)).toEqual([]);

@@ -119,7 +119,8 @@ describe('redact(value)', () => {
   test('keeps booleans under secret-looking names (a flag holds no secret), redacts every other value there', () => {
     expect(redact({ csrfProtection: true, requireToken: false, secret: 's', token: 0, password: null, apiKey: ['k'] }))
       .toEqual({
-        csrfProtection: true, requireToken: false, secret: REDACTED, token: REDACTED, password: REDACTED, apiKey: REDACTED,
+        csrfProtection: true, requireToken: false,
+        secret: REDACTED, token: REDACTED, password: REDACTED, apiKey: REDACTED,
       });
   });
 

@@ -19,11 +19,16 @@ function agree(table: RouteSpec[], requests: RequestSpec[], redirectable: boolea
     const path = pathFrom(r.path, table);
     const context = { method: r.method, host: r.host, scheme: r.scheme };
     const request = `${r.method} ${r.scheme}://${r.host}${path}`;
-    expect({ request, outcome: outcomeOf(matcher, path, context) }).toEqual({ request, outcome: reference.match(path, context) });
+    expect({ request, outcome: outcomeOf(matcher, path, context) })
+      .toEqual({ request, outcome: reference.match(path, context) });
   }
 }
 
-function agreeOn(options: TableOptions, combinedRegexQuirks: boolean, numRuns = Number(process.env.ROUTING_PROPERTY_RUNS ?? 300)): void {
+function agreeOn(
+  options: TableOptions,
+  combinedRegexQuirks: boolean,
+  numRuns = Number(process.env.ROUTING_PROPERTY_RUNS ?? 300),
+): void {
   fc.assert(
     fc.property(
       tableArb(options),
@@ -93,7 +98,9 @@ describe('UrlMatcher.match() only ever throws routing errors', () => {
           const r = matchers[i].match(path, { method: m, host: 'localhost', scheme });
           expect(typeof r.route).toBe('string');
         } catch (e) {
-          if (!isRoutingError(e) || !(e instanceof ResourceNotFoundError || e instanceof MethodNotAllowedError)) throw e;
+          if (!isRoutingError(e) || !(e instanceof ResourceNotFoundError || e instanceof MethodNotAllowedError)) {
+            throw e;
+          }
         }
       }),
       { numRuns: 3000 },

@@ -14,7 +14,10 @@ import type { Outcome } from './reference-matcher';
 
 type Ctx = { method?: string; host?: string; scheme?: string };
 
-function matcherFor(routes: Array<[string, string, RouteOptions?, number?]>, options?: { redirectable?: boolean }): UrlMatcher {
+function matcherFor(
+  routes: Array<[string, string, RouteOptions?, number?]>,
+  options?: { redirectable?: boolean },
+): UrlMatcher {
   const c = new RouteCollection();
   for (const [name, path, o, priority] of routes) c.add(name, new Route(path, o ?? {}), priority ?? 0);
   return new UrlMatcher(c, options);
@@ -25,7 +28,12 @@ function run(m: UrlMatcher, path: string, ctx: Ctx = {}): Outcome {
 }
 
 const matched = (route: string, params: Record<string, string | null> = {}): Outcome => ({ kind: 'match', route, params });
-const redirected = (route: string, pathInfo: string, params: Record<string, string | null> = {}, scheme?: string): Outcome => ({
+const redirected = (
+  route: string,
+  pathInfo: string,
+  params: Record<string, string | null> = {},
+  scheme?: string,
+): Outcome => ({
   kind: 'match',
   route,
   params,

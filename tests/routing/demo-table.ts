@@ -18,7 +18,12 @@ export interface DemoRoute {
 
 const LOCALE = { _locale: 'en|fr|de' };
 const any = (name: string, path: string): DemoRoute => ({ name, path, methods: [], requirements: LOCALE });
-const route = (name: string, path: string, methods: string[], requirements: Record<string, string> = {}): DemoRoute => ({
+const route = (
+  name: string,
+  path: string,
+  methods: string[],
+  requirements: Record<string, string> = {},
+): DemoRoute => ({
   name,
   path,
   methods,
@@ -60,6 +65,8 @@ export const APP_ROUTES: readonly DemoRoute[] = [
 export function demoCollection(options: { profiler?: boolean } = {}): RouteCollection {
   const collection = new RouteCollection();
   const routes = options.profiler === false ? APP_ROUTES : [...PROFILER_ROUTES, ...APP_ROUTES];
-  for (const r of routes) collection.add(r.name, new Route(r.path, { methods: r.methods, requirements: r.requirements }));
+  for (const r of routes) {
+    collection.add(r.name, new Route(r.path, { methods: r.methods, requirements: r.requirements }));
+  }
   return collection;
 }

@@ -247,7 +247,9 @@ export class ReferenceMatcher {
         if (redirectStop(e)) return { allow: [], allowSchemes: [] };
         continue;
       }
-      const params: Record<string, string | null> = { ...(e.route.defaults as Record<string, string | null>), ...hostParams };
+      const params: Record<string, string | null> = {
+        ...(e.route.defaults as Record<string, string | null>), ...hostParams,
+      };
       e.compiled.pathVariables.forEach((v, i) => {
         if (m[i + 1] !== undefined) params[v] = m[i + 1];
       });

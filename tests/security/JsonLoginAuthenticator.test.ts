@@ -46,7 +46,10 @@ describe('JsonLoginAuthenticator', () => {
     test('a session user that no longer exists is dropped: the client is anonymous again', async () => {
       const users = testUsers();
       let gone = false;
-      const vanishing = { loadUserByIdentifier: async (id: string) => (gone ? null : users.loadUserByIdentifier(id)), checkPassword: (id: string, pw: string) => users.checkPassword(id, pw) };
+      const vanishing = {
+        loadUserByIdentifier: async (id: string) => (gone ? null : users.loadUserByIdentifier(id)),
+        checkPassword: (id: string, pw: string) => users.checkPassword(id, pw),
+      };
       const k = securedKernel({ firewalls: [{ name: 'main', provider: vanishing, authenticators: [new JsonLoginAuthenticator()] }] }, { session: memorySession() });
       const res = await request(k).post('/api/login').send({ username: 'alice', password: 'alice' });
       const cookie = cookieOf(res.headers['set-cookie'])!;

@@ -24,7 +24,9 @@ function bookStore() {
     security: ({ isGranted }) => isGranted('ROLE_USER'),
     securityPostDenormalize: (ctx) => {
       seen.push(ctx);
-      const { object, previousObject, isGranted } = ctx as PostDenormalizeContext & { object: Book; previousObject: Book | null };
+      const { object, previousObject, isGranted } = ctx as PostDenormalizeContext & {
+        object: Book; previousObject: Book | null;
+      };
       return isGranted('ROLE_ADMIN') || object.featured === (previousObject?.featured ?? false);
     },
     securityPostDenormalizeMessage: 'Only an admin can feature a book.',
@@ -40,7 +42,9 @@ function bookStore() {
   routes.add('book_create', new Route('/api/books', {
     methods: ['POST'],
     controller: (req, res) => { res.status(201).json(req.denormalized ?? 'not denormalized'); },
-    options: { json: true, securityPostDenormalize: ({ previousObject }) => previousObject === null } satisfies SecuredRouteOptions,
+    options: {
+      json: true, securityPostDenormalize: ({ previousObject }) => previousObject === null,
+    } satisfies SecuredRouteOptions,
   }));
   routes.add('book_show', new Route('/api/books/{id}', {
     methods: ['GET'], requirements: { id: '\\d+' },

@@ -42,7 +42,9 @@ export function baseRoutes(): RouteCollection {
   }));
   routes.add('cart_show', new Route('/api/cart', {
     methods: ['GET'],
-    controller: (req, res) => { res.json({ cart: (req as unknown as { session?: Record<string, unknown> }).session?.cart ?? null }); },
+    controller: (req, res) => {
+      res.json({ cart: (req as unknown as { session?: Record<string, unknown> }).session?.cart ?? null });
+    },
   }));
   return routes;
 }
@@ -59,13 +61,21 @@ export function memorySession(store = new session.MemoryStore()): RequestHandler
 }
 
 /** A debug kernel with the firewall, the three route handlers and the `showUser` probe. */
-export function securedKernel(firewallOptions: FirewallOptions, extra: Partial<KernelOptions> & { session?: RequestHandler } = {}): Kernel {
+export function securedKernel(
+  firewallOptions: FirewallOptions,
+  extra: Partial<KernelOptions> & { session?: RequestHandler } = {},
+): Kernel {
   const { session: sessionLayer, ...rest } = extra;
   return createKernel({
     routes: baseRoutes(),
     debug: true,
     ...rest,
-    layers: { firewall: firewall(firewallOptions), locale: showUser, ...(sessionLayer === undefined ? {} : { session: sessionLayer }), ...(rest.layers ?? {}) },
+    layers: {
+      firewall: firewall(firewallOptions),
+      locale: showUser,
+      ...(sessionLayer === undefined ? {} : { session: sessionLayer }),
+      ...(rest.layers ?? {}),
+    },
     routeHandlers: [accessCheck(), bodyParsing(), postDenormalizeCheck()],
   });
 }

@@ -23,7 +23,9 @@ describe('node dist/demo/server.js on a port in use', () => {
     port = await freePort();
     // no profiler (APP_DEBUG=0) and the demo's SQLite in a temporary directory: nothing written to the repository
     env = cleanEnv({ HOST: '127.0.0.1', PORT: String(port), APP_DEBUG: '0', SQLITE_PATH: path.join(dir, 'demo.sqlite') });
-    first = await startProcess({ command: process.execPath, args: [SERVER], cwd: REPO, env, ready: READY_LINE, timeoutMs: 20_000 });
+    first = await startProcess({
+      command: process.execPath, args: [SERVER], cwd: REPO, env, ready: READY_LINE, timeoutMs: 20_000,
+    });
   }, 30_000);
 
   afterAll(() => {

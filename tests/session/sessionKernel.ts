@@ -42,7 +42,9 @@ export function sessionRoutes(): RouteCollection {
   }));
   r.add('logout', new Route('/logout', {
     methods: ['POST'],
-    controller: (req, res, next) => { requireSession(req).destroy((err) => (err ? next(err) : res.json({ ok: true }))); },
+    controller: (req, res, next) => {
+      requireSession(req).destroy((err) => (err ? next(err) : res.json({ ok: true })));
+    },
   }));
   return r;
 }

@@ -14,7 +14,9 @@ describe('sourceMappedStack(stack, message)', () => {
     const fileName = path.join(dir, `${name}.ts`);
     const out = ts.transpileModule(SOURCE, {
       fileName,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, sourceMap: !inline, inlineSourceMap: inline },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, sourceMap: !inline, inlineSourceMap: inline,
+      },
     });
     const js = path.join(dir, `${name}.js`);
     fs.writeFileSync(js, out.outputText);

@@ -86,7 +86,9 @@ describe('timeZoneLayer(options) with hostile Time-Zone headers', () => {
   const routes = new RouteCollection();
   routes.add('tz', new Route('/tz', { methods: ['GET'], controller: (req, res) => { res.json({ timeZone: req.timeZone }); } }));
   const app = createKernel({ routes, debug: true, layers: { 'time-zone': timeZoneLayer() } });
-  const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 50 });
+  const printable = fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 50,
+  });
 
   it('answers 200 with the zone sent (case-normalised), or 400 naming the value', async () => {
     await fc.assert(fc.asyncProperty(fc.oneof(printable, listed, bent.filter((s) => /^[\x21-\x7e]+$/.test(s))), async (value) => {

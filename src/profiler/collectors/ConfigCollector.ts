@@ -12,7 +12,10 @@ export interface ConfigData {
   /** The kernel's `environment` option (`dev`, `test`…), or null when unknown. */
   environment: string | null;
   debug: boolean | null;
-  /** The kernel's options as text-friendly values: functions by name, objects by class, secret-looking values redacted. */
+  /**
+   * The kernel's options as text-friendly values: functions by name, objects by class, secret-looking values
+   * redacted.
+   */
   options: Record<string, unknown>;
 }
 
@@ -68,7 +71,9 @@ export class ConfigCollector implements DataCollector<ConfigData> {
   collect(req: Request): ConfigData {
     const options = (req.app as unknown as { kernelOptions?: Record<string, unknown> } | undefined)?.kernelOptions;
     if (options === undefined) {
-      this.unknownKernel ??= constantData({ versions: { ...this.versions }, environment: null, debug: null, options: {} });
+      this.unknownKernel ??= constantData({
+        versions: { ...this.versions }, environment: null, debug: null, options: {},
+      });
       return this.unknownKernel;
     }
     let config = this.described.get(options);

@@ -38,7 +38,9 @@ export class MemoryCollector implements DataCollector<MemoryData> {
       this.peakRss = process.resourceUsage().maxRSS * 1024;
       this.rssReadAt = now;
     }
-    return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, peakRss: this.peakRss, external: h.external_memory };
+    return {
+      heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, peakRss: this.peakRss, external: h.external_memory,
+    };
   }
 
   /** Heap used in MiB, e.g. `12.3 MiB`. */

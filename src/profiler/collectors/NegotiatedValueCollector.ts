@@ -15,11 +15,17 @@ export abstract class NegotiatedValueCollector<K extends string> implements Data
    * @param requestKey - the request property the layer sets, e.g. `localeInfo`
    * @param field - the value's field in it and in the stored data, e.g. `locale`
    */
-  protected constructor(readonly name: string, readonly label: string, private readonly requestKey: string, private readonly field: K) {}
+  protected constructor(
+    readonly name: string,
+    readonly label: string,
+    private readonly requestKey: string,
+    private readonly field: K,
+  ) {}
 
   collect(req: Request): NegotiatedData<K> {
-    return fromLayer<Record<string, unknown>, { enabled: true; source: string } & Record<K, string>>(req, this.requestKey, (info) => (
-      { enabled: true, [this.field]: String(info[this.field]), source: String(info.source) } as { enabled: true; source: string } & Record<K, string>
+    type Enabled = { enabled: true; source: string } & Record<K, string>;
+    return fromLayer<Record<string, unknown>, Enabled>(req, this.requestKey, (info) => (
+      { enabled: true, [this.field]: String(info[this.field]), source: String(info.source) } as Enabled
     ));
   }
 

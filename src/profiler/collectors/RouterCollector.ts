@@ -35,7 +35,9 @@ export class RouterCollector implements DataCollector<RouterData> {
       host: uri?.host ?? '',
       scheme: uri?.scheme ?? 'http',
       pathInfo: uri?.pathInfo ?? '/',
-      redirect: res.statusCode >= 300 && res.statusCode < 400 && location !== undefined ? redactUrl(String(location)) : undefined,
+      redirect: res.statusCode >= 300 && res.statusCode < 400 && location !== undefined
+        ? redactUrl(String(location))
+        : undefined,
     };
   }
 

@@ -49,7 +49,9 @@ export class SecurityCollector implements DataCollector<SecurityData> {
       user: s.user?.identifier ?? null,
       roles: [...s.roles],
       authenticator: s.authenticator,
-      decisions: s.decisions.map((d) => ({ source: d.source, rule: d.rule, attributes: [...d.attributes], result: d.result })),
+      decisions: s.decisions.map((d) => ({
+        source: d.source, rule: d.rule, attributes: [...d.attributes], result: d.result,
+      })),
     }));
   }
 

@@ -64,6 +64,7 @@ export function waterfall(data: TimeData | undefined, scale?: number): Waterfall
   const pct = (ms: number): number => Math.round((ms / total) * 10000) / 100;
   return data.events.map((e) => {
     const left = Math.min(pct(e.start), 99.5);
-    return { ...e, duration: round(e.end - e.start), left, width: Math.min(Math.max(pct(e.end - e.start), 0.5), 100 - left) };
+    const width = Math.min(Math.max(pct(e.end - e.start), 0.5), 100 - left);
+    return { ...e, duration: round(e.end - e.start), left, width };
   });
 }

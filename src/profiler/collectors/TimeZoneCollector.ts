@@ -6,7 +6,10 @@ import { NegotiatedData, NegotiatedValueCollector } from './NegotiatedValueColle
  */
 export type TimeZoneData = NegotiatedData<'timeZone'>;
 
-/** The request's time zone and which source chose it. Reads `req.timeZoneInfo`; "not enabled" without the time zone layer. */
+/**
+ * The request's time zone and which source chose it. Reads `req.timeZoneInfo`; "not enabled" without the time zone
+ * layer.
+ */
 export class TimeZoneCollector extends NegotiatedValueCollector<'timeZone'> {
   constructor() {
     super('timezone', 'Time zone', 'timeZoneInfo', 'timeZone');

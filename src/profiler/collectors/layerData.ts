@@ -12,7 +12,11 @@ export interface NotEnabled {
  * @param map - turns the layer's value into the collector's data (with `enabled: true`)
  * @returns `{ enabled: false }` when the property is absent
  */
-export function fromLayer<L, T extends { enabled: true }>(req: Request, key: string, map: (value: L) => T): T | NotEnabled {
+export function fromLayer<L, T extends { enabled: true }>(
+  req: Request,
+  key: string,
+  map: (value: L) => T,
+): T | NotEnabled {
   const value = (req as unknown as Record<string, unknown>)[key];
   if (value === undefined || value === null) return { enabled: false };
   return map(value as L);

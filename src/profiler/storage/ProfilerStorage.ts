@@ -76,7 +76,9 @@ export function resultLimit(criteria: ProfileCriteria): number {
 
 /** The summary of a profile; `parent` and `route` are left out when the profile has none. */
 export function summaryOf(p: ProfileSummary): ProfileSummary {
-  const summary: ProfileSummary = { token: p.token, ip: p.ip, method: p.method, url: p.url, time: p.time, statusCode: p.statusCode };
+  const summary: ProfileSummary = {
+    token: p.token, ip: p.ip, method: p.method, url: p.url, time: p.time, statusCode: p.statusCode,
+  };
   if (p.parent !== undefined) summary.parent = p.parent;
   if (p.route !== undefined) summary.route = p.route;
   return summary;

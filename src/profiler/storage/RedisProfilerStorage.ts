@@ -88,7 +88,11 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
    * @param ownsClient - close the client in {@link close} (set by {@link RedisProfilerStorage.open})
    * @throws KernelConfigError naming an invalid option
    */
-  constructor(private readonly client: RedisClient, options: RedisProfilerStorageOptions = {}, private readonly ownsClient = false) {
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisProfilerStorageOptions = {},
+    private readonly ownsClient = false,
+  ) {
     this.retention = resolveRetention(options, ['keyPrefix', 'timeoutMs']);
     this.timeoutMs = storeTimeout(options.timeoutMs);
     if (typeof client !== 'object' || client === null || typeof client.eval !== 'function') {

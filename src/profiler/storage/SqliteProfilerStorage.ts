@@ -85,7 +85,9 @@ interface SummaryRow {
 }
 
 function summaryOfRow(row: SummaryRow): ProfileSummary {
-  const summary: ProfileSummary = { token: row.token, ip: row.ip, method: row.method, url: row.url, time: row.time, statusCode: row.status_code };
+  const summary: ProfileSummary = {
+    token: row.token, ip: row.ip, method: row.method, url: row.url, time: row.time, statusCode: row.status_code,
+  };
   if (row.parent !== null) summary.parent = row.parent;
   if (row.route !== null) summary.route = row.route;
   return summary;
@@ -120,7 +122,10 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
   private readonly writeAndEvict: Transaction<(rows: Array<Record<string, unknown>>) => void>;
   /** Rows written since the last flush, by token, with the promises their writers wait on. */
-  private pending = new Map<string, { row: Record<string, unknown>; settle: Array<[() => void, (e: unknown) => void]> }>();
+  private pending = new Map<
+    string,
+    { row: Record<string, unknown>; settle: Array<[() => void, (e: unknown) => void]> }
+  >();
   private flushScheduled = false;
 
   /**

@@ -68,7 +68,9 @@ export function resolveRetention(
   options: ProfilerStorageOptions | undefined, storeOptions: readonly string[] = [],
 ): ResolvedRetention {
   const own = Object.fromEntries(storeOptions.map((name) => [name, z.unknown().optional()]));
-  const schema = storeOptions.length === 0 ? profilerStorageOptionsSchema : optionsObject({ ...retentionShape, ...own });
+  const schema = storeOptions.length === 0
+    ? profilerStorageOptionsSchema
+    : optionsObject({ ...retentionShape, ...own });
   const { maxProfiles, maxBytes, maxAgeSeconds, now } = parseOptions(schema, options ?? {}, OPTION_PREFIX.slice(0, -1));
   return Object.freeze({ maxProfiles, maxBytes, maxAgeSeconds, now });
 }

@@ -19,7 +19,8 @@ export enum ReferenceType {
 }
 
 /** A parameter value; arrays and objects of extra parameters go into the query string. */
-export type ParameterValue = string | number | boolean | null | undefined | ParameterValue[] | { [k: string]: ParameterValue };
+export type ParameterValue =
+  | string | number | boolean | null | undefined | ParameterValue[] | { [k: string]: ParameterValue };
 
 /** Generates URLs from named routes (Symfony `UrlGeneratorInterface`). */
 export interface UrlGeneratorInterface {
@@ -103,7 +104,9 @@ function relativePath(basePath: string, targetPath: string): string {
   sourceDirs.pop();
   const targetFile = targetDirs.pop() ?? '';
   let common = 0;
-  while (common < sourceDirs.length && common < targetDirs.length && sourceDirs[common] === targetDirs[common]) common++;
+  while (common < sourceDirs.length && common < targetDirs.length && sourceDirs[common] === targetDirs[common]) {
+    common++;
+  }
   const path = '../'.repeat(sourceDirs.length - common) + [...targetDirs.slice(common), targetFile].join('/');
   const colon = path.indexOf(':');
   const slash = path.indexOf('/');
@@ -174,7 +177,11 @@ export class UrlGenerator implements UrlGeneratorInterface {
   }
 
   /** @inheritdoc */
-  generate(name: string, parameters: Record<string, ParameterValue> = {}, referenceType: ReferenceType = ReferenceType.ABSOLUTE_PATH): string {
+  generate(
+    name: string,
+    parameters: Record<string, ParameterValue> = {},
+    referenceType: ReferenceType = ReferenceType.ABSOLUTE_PATH,
+  ): string {
     const route = this.find(name, parameters);
     if (route === undefined) throw new RouteNotFoundError(name);
     const compiled = route.compile();
@@ -223,7 +230,9 @@ export class UrlGenerator implements UrlGeneratorInterface {
       else if (scheme === 'https' && this.context.httpsPort !== 443) port = `:${this.context.httpsPort}`;
       schemeAuthority = (type === ReferenceType.NETWORK_PATH || scheme === '' ? '//' : `${scheme}://`) + host + port;
     }
-    url = type === ReferenceType.RELATIVE_PATH ? relativePath(this.context.pathInfo, url) : schemeAuthority + this.context.baseUrl + url;
+    url = type === ReferenceType.RELATIVE_PATH
+      ? relativePath(this.context.pathInfo, url)
+      : schemeAuthority + this.context.baseUrl + url;
 
     // Symfony: array_udiff_assoc(extra, defaults, fn ($a, $b) => $a == $b ? 0 : 1)
     const extra: Record<string, ParameterValue> = {};
@@ -259,7 +268,10 @@ export class UrlGenerator implements UrlGeneratorInterface {
       }
       const value = merged[token.name];
       const hasDefault = token.name in defaults;
-      if (!optional || token.important || !hasDefault || (value !== null && value !== undefined && parameterText(value) !== parameterText(defaults[token.name]))) {
+      if (
+        !optional || token.important || !hasDefault
+        || (value !== null && value !== undefined && parameterText(value) !== parameterText(defaults[token.name]))
+      ) {
         const given = value === null || value === undefined ? '' : parameterText(value);
         const broken = this.strictRequirements !== null
           && !this.requirement(token.regex, utf8).test(utf8 ? given : byteView(given));

@@ -2,7 +2,9 @@ import type { IndexSegment } from '../RouteCompiler';
 
 interface Node {
   readonly statics: Map<string, Node>;
-  readonly dynamics: Array<{ readonly key: string; readonly regex: RegExp; readonly node: Node; readonly anyNonEmpty: boolean }>;
+  readonly dynamics: Array<{
+    readonly key: string; readonly regex: RegExp; readonly node: Node; readonly anyNonEmpty: boolean;
+  }>;
   /** Routes whose path ends at this node. */
   readonly terminals: number[];
   /** Routes the index cannot follow past this node: candidates whenever the walk reaches it. */

@@ -191,7 +191,9 @@ describeWith('chromium')('the profiler in a browser (demo kernel)', () => {
       const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
       for (const v of results.violations) {
         if (v.impact === 'serious' || v.impact === 'critical') {
-          found.push({ url, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.html.slice(0, 160)) });
+          found.push({
+            url, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.html.slice(0, 160)),
+          });
         }
       }
     }

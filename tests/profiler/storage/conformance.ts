@@ -5,7 +5,9 @@ import type { ProfilerStorageOptions } from '../../../src/profiler/storage/reten
 import { anyUtf16Arb, makeProfile, profileArb, sizeOf, T0, textArb } from './profiles';
 
 /** Opens a fresh, empty store with these options (the suite closes it after each test). */
-export type StorageFactory = (options: ProfilerStorageOptions) => ClosableProfilerStorage | Promise<ClosableProfilerStorage>;
+export type StorageFactory = (
+  options: ProfilerStorageOptions,
+) => ClosableProfilerStorage | Promise<ClosableProfilerStorage>;
 
 const tokensOf = (summaries: ProfileSummary[]): string[] => summaries.map((s) => s.token);
 
@@ -308,8 +310,12 @@ export function describeProfilerStorage(name: string, factory: StorageFactory): 
           'http://h/ABC', 'http://h/abc', 'http://h/日本', 'http://h/😀', 'http://h/nul\0byte', 'http://h/x%_\\y'];
         const profiles = urls.map((url, i) => makeProfile(`00000${i.toString(16)}`, i, { url }));
         await writeAll(store, profiles);
-        const model = (url: string): string[] => [...profiles].sort((x, y) => compareAge(y, x)).filter((p) => matchesCriteria(p, { url })).map((p) => p.token);
-        await fc.assert(fc.asyncProperty(fc.oneof(textArb, anyUtf16Arb, fc.constantFrom(...urls.map((u) => u.slice(9)))), async (url) => {
+        const model = (url: string): string[] => [...profiles]
+          .sort((x, y) => compareAge(y, x))
+          .filter((p) => matchesCriteria(p, { url }))
+          .map((p) => p.token);
+        const urlArb = fc.oneof(textArb, anyUtf16Arb, fc.constantFrom(...urls.map((u) => u.slice(9))));
+        await fc.assert(fc.asyncProperty(urlArb, async (url) => {
           const found = tokensOf(await store.find({ url, limit: 100 }));
           if (!LONE_SURROGATE.test(url)) expect(found).toEqual(model(url));
         }), { numRuns: 150 });

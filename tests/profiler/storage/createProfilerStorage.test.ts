@@ -17,7 +17,8 @@ describe('createProfilerStorage(config)', () => {
   it("gives the in-memory ring for sqlitePath ':memory:', with the caps", async () => {
     const store = await createProfilerStorage({ sqlitePath: ':memory:', maxProfiles: 5, maxBytes: 1000, maxAgeSeconds: 60 });
     expect(store).toBeInstanceOf(MemoryProfilerStorage);
-    expect((store as MemoryProfilerStorage).retention).toMatchObject({ maxProfiles: 5, maxBytes: 1000, maxAgeSeconds: 60 });
+    expect((store as MemoryProfilerStorage).retention)
+      .toMatchObject({ maxProfiles: 5, maxBytes: 1000, maxAgeSeconds: 60 });
   });
 
   it('gives an SQLite store on the file given', async () => {

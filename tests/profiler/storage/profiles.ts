@@ -47,10 +47,17 @@ export function profileArb(time: fc.Arbitrary<number>): fc.Arbitrary<Profile> {
       time,
       statusCode: fc.integer({ min: 100, max: 599 }),
       route: textArb,
-      exception: fc.array(fc.record({ class: anyUtf16Arb, message: anyUtf16Arb, status: fc.integer({ min: 400, max: 599 }), stack: anyUtf16Arb }, { noNullPrototype: true }), { maxLength: 2 }),
+      exception: fc.array(fc.record(
+        { class: anyUtf16Arb, message: anyUtf16Arb, status: fc.integer({ min: 400, max: 599 }), stack: anyUtf16Arb },
+        { noNullPrototype: true },
+      ), { maxLength: 2 }),
       // JSON.parse(JSON.stringify(…)) turns -0 into 0 and null-prototype objects into plain ones,
       // which JSON cannot tell apart: what a collector's data is after any store
-      collectors: fc.dictionary(anyUtf16Arb, fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown), { maxKeys: 4, noNullPrototype: true }),
+      collectors: fc.dictionary(
+        anyUtf16Arb,
+        fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown),
+        { maxKeys: 4, noNullPrototype: true },
+      ),
     },
     { requiredKeys: ['token', 'ip', 'method', 'url', 'time', 'statusCode', 'collectors'], noNullPrototype: true },
   );

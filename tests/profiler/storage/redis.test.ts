@@ -46,7 +46,10 @@ describeRedis('RedisProfilerStorage shared by several instances', () => {
   let b: RedisProfilerStorage;
   beforeEach(async () => {
     const keyPrefix = freshPrefix();
-    [a, b] = await Promise.all([RedisProfilerStorage.open(redis.url, { keyPrefix, now }), RedisProfilerStorage.open(redis.url, { keyPrefix, now })]);
+    [a, b] = await Promise.all([
+      RedisProfilerStorage.open(redis.url, { keyPrefix, now }),
+      RedisProfilerStorage.open(redis.url, { keyPrefix, now }),
+    ]);
   });
   afterEach(async () => { await Promise.all([a.close(), b.close()]); });
 
@@ -66,10 +69,13 @@ describeRedis('RedisProfilerStorage shared by several instances', () => {
 
   it('keeps the caps when both write at once', async () => {
     const keyPrefix = freshPrefix();
-    const [c, d] = await Promise.all([0, 1].map(() => RedisProfilerStorage.open(redis.url, { keyPrefix, now, maxProfiles: 10 })));
+    const [c, d] = await Promise.all(
+      [0, 1].map(() => RedisProfilerStorage.open(redis.url, { keyPrefix, now, maxProfiles: 10 })),
+    );
     const profiles = Array.from({ length: 40 }, (_, i) => makeProfile(i.toString(16).padStart(6, '0'), i));
     await Promise.all(profiles.map((p, i) => (i % 2 === 0 ? c : d).write(p)));
-    expect((await c.find({ limit: 100 })).map((s) => s.token)).toEqual(profiles.slice(30).reverse().map((p) => p.token));
+    expect((await c.find({ limit: 100 })).map((s) => s.token))
+      .toEqual(profiles.slice(30).reverse().map((p) => p.token));
     expect(Number(await client.get(`${keyPrefix}bytes`))).toBe(profiles.slice(30).reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p)), 0));
     await Promise.all([c.close(), d.close()]);
   });
@@ -168,7 +174,13 @@ describeRedis('RedisProfilerStorage while Redis is down', () => {
       }
       next();
     };
-    const kernel = createKernel({ routes: createDemoRoutes(), debug: true, profiler: { storage: store }, logger, layers: { session: stopRedisMidRequest } });
+    const kernel = createKernel({
+      routes: createDemoRoutes(),
+      debug: true,
+      profiler: { storage: store },
+      logger,
+      layers: { session: stopRedisMidRequest },
+    });
 
     const up = await request(kernel).get('/nope');
     expect(up.status).toBe(404);

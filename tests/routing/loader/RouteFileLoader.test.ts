@@ -45,8 +45,9 @@ describe('loadRoutes(file, controllers, options)', () => {
       const loader = path.join(__dirname, '..', 'symfony', 'loader.php');
       const symfony = JSON.parse(execFileSync(PHP as string, [loader, MAIN]).toString());
       expect(plain(routes)).toEqual(symfony.routes);
-      expect(routes.getAliases().map(([name, a]) => ({ name, target: a.id, deprecation: a.getDeprecation(name) ?? null })))
-        .toEqual(symfony.aliases);
+      expect(routes.getAliases().map(([name, a]) => ({
+        name, target: a.id, deprecation: a.getDeprecation(name) ?? null,
+      }))).toEqual(symfony.aliases);
     });
   });
 
