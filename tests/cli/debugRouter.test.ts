@@ -10,7 +10,7 @@ describe('debugRouter(routes, options)', () => {
   const routes = createDemoRoutes();
 
   describe('without a name', () => {
-    it('lists all 21 demo routes in matching order with their methods, then a blank line', () => {
+    it('lists all 24 demo routes in matching order with their methods, then a blank line', () => {
       expect(debugRouter(routes)).toEqual({
         output: [
           ' ----------------------- ----------- -------- ------ --------------------------- ',
@@ -31,6 +31,9 @@ describe('debugRouter(routes, options)', () => {
           '  author_delete           DELETE      ANY      ANY    /api/authors/{id}          ',
           '  api_jsonld_context      GET         ANY      ANY    /api/contexts/{shortName}  ',
           '  api_doc                 GET         ANY      ANY    /api/docs.jsonld           ',
+          '  api_docs_page           GET         ANY      ANY    /api/docs                  ',
+          '  api_docs_openapi        GET         ANY      ANY    /api/docs.json             ',
+          '  api_docs_asset          GET         ANY      ANY    /api/docs/ui/{file}        ',
           '  hello_slash             GET         ANY      ANY    /hello/                    ',
           '  plain                   GET         ANY      ANY    /plain                     ',
           '  localized_about         GET         ANY      ANY    /{_locale}/about           ',

@@ -39,7 +39,7 @@ describe('loadRoutes(modulePath, cwd)', () => {
     expect(loadRoutes().all().map(([n]) => n)).toEqual([
       'home', 'api_entrypoint', 'book_list', 'book_create', 'book_show', 'book_update', 'book_delete',
       'author_get_collection', 'author_get', 'author_post', 'author_put', 'author_patch', 'author_delete',
-      'api_jsonld_context', 'api_doc',
+      'api_jsonld_context', 'api_doc', 'api_docs_page', 'api_docs_openapi', 'api_docs_asset',
       'hello_slash', 'plain', 'localized_about', 'admin_dashboard', 'boom', 'api_time',
     ]);
   });
