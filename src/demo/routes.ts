@@ -11,11 +11,14 @@ import { createDocsPage, createDocsRoutes } from '../api/openapi/docsRoutes';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
+import { seedDemoData } from './seed';
 import { createDemoResources } from './resources';
 
 function memoryResources(): Resource[] {
   const state = new MemoryState();
-  return createDemoResources({ provider: state, processor: state });
+  const resources = createDemoResources({ provider: state, processor: state });
+  seedDemoData(state, resources);
+  return resources;
 }
 
 /**
@@ -53,8 +56,8 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * the Hydra documentation, then the OpenAPI document (`/api/docs.json`) and its page
  * (`/api/docs`, also the answer of every API route to a browser). Every route has the `utf8` option, as the reference's
  * (`framework.router.utf8: true`).
- * @param resources - the API resources; default: the demo's, on an empty in-memory store
- *   (what `debug:router` and unit tests need)
+ * @param resources - the API resources; default: the demo's, on an in-memory store holding the
+ *   demo's seed (`./seed`; what `debug:router` and unit tests need)
  * @returns a new collection
  * @throws RouteLoaderError when `config/routes.yaml` is missing or wrong
  */
