@@ -23,7 +23,10 @@
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each
  *                       profile (top self-time functions, src/ inclusive time)
  */
-import { checkStatuses, expectJson, forkOptionsFrom, load, loadavg, medianOf, pairedRatios, printTable, startServer, tempFolder, type LoadResult } from './httpHarness';
+import {
+  checkStatuses, recordRound, expectJson, forkOptionsFrom, load, loadavg, medianOf, pairedRatios, printTable,
+  startServer, tempFolder, type LoadResult,
+} from './httpHarness';
 import { printCpuProfiles } from './httpCpuProfile';
 import { option } from './harness';
 import type { BenchSection } from './run';
@@ -85,10 +88,7 @@ async function run(args: readonly string[]): Promise<void> {
           }
           const r = await load(server, { path: cell.path, connections, duration });
           checkStatuses(cell.label, r, 200);
-          const list = results.get(cell.id) ?? [];
-          list.push(r);
-          results.set(cell.id, list);
-          console.log(`  round ${round + 1} ${cell.label.padEnd(38)} ${Math.round(r.rps).toLocaleString('en-US').padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req`);
+          recordRound(results, cell.id, round, cell.label.padEnd(38), r);
         } finally {
           await server.stop();
         }

@@ -195,6 +195,22 @@ export interface LoadResult {
   cpuMicrosPerRequest: number;
 }
 
+/**
+ * Keeps one round's result of a cell (`results[id]`, in round order) and prints its line:
+ * `  round N <label> <req/s> req/s  p99 <ms> ms  server CPU <µs> µs/req`.
+ * @param label - already padded to the section's column width
+ */
+export function recordRound(
+  results: Map<string, LoadResult[]>, id: string, round: number, label: string, r: LoadResult,
+): void {
+  const list = results.get(id) ?? [];
+  list.push(r);
+  results.set(id, list);
+  const rps = Math.round(r.rps).toLocaleString('en-US').padStart(7);
+  const cpu = r.cpuMicrosPerRequest.toFixed(0).padStart(4);
+  console.log(`  round ${round + 1} ${label} ${rps} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${cpu} µs/req`);
+}
+
 /** Runs autocannon against the server (on 127.0.0.1), from this process. */
 export async function load(server: BenchServer, options: LoadOptions): Promise<LoadResult> {
   const fixed = typeof options.path === 'string' ? options.path : '/';

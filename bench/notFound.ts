@@ -29,7 +29,10 @@
  *                       kernel-404-debug, express-plain, kernel-plain)
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each profile
  */
-import { checkStatuses, expectStatus, forkOptionsFrom, load, loadavg, medianOf, pairedRatios, printTable, startServer, tempFolder, type LoadResult } from './httpHarness';
+import {
+  checkStatuses, recordRound, expectStatus, forkOptionsFrom, load, loadavg, medianOf, pairedRatios, printTable,
+  startServer, tempFolder, type LoadResult,
+} from './httpHarness';
 import { printCpuProfiles } from './httpCpuProfile';
 import { option } from './harness';
 import type { BenchSection } from './run';
@@ -106,10 +109,7 @@ async function run(args: readonly string[]): Promise<void> {
           }
           const r = await load(server, { ...common, duration });
           checkStatuses(cell.label, r, cell.status);
-          const list = results.get(cell.id) ?? [];
-          list.push(r);
-          results.set(cell.id, list);
-          console.log(`  round ${round + 1} ${cell.label.padEnd(42)} ${Math.round(r.rps).toLocaleString('en-US').padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req`);
+          recordRound(results, cell.id, round, cell.label.padEnd(42), r);
         } finally {
           await server.stop();
         }

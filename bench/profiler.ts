@@ -28,7 +28,10 @@
  */
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
-import { checkStatuses, expectStatus, forkOptionsFrom, load, loadavg, medianOf, mib, pairedRatios, printTable, startServer, tempFolder, type BenchServer, type LoadResult } from './httpHarness';
+import {
+  checkStatuses, recordRound, expectStatus, forkOptionsFrom, load, loadavg, medianOf, mib, pairedRatios, printTable,
+  startServer, tempFolder, type BenchServer, type LoadResult,
+} from './httpHarness';
 import { printCpuProfiles } from './httpCpuProfile';
 import { option } from './harness';
 import type { BenchSection } from './run';
@@ -81,10 +84,7 @@ async function run(args: readonly string[]): Promise<void> {
             if (warmup > 0) checkStatuses(`${mode} ${p.path}`, await load(server, { path: p.path, connections, duration: warmup, warmup: true }), p.status);
             const r = await load(server, { path: p.path, connections, duration });
             checkStatuses(`${mode} ${p.path}`, r, p.status);
-            const list = results.get(key(mode, p.id)) ?? [];
-            list.push(r);
-            results.set(key(mode, p.id), list);
-            console.log(`  round ${round + 1} profiler ${mode.padEnd(3)} GET ${p.path.padEnd(6)} ${Math.round(r.rps).toLocaleString('en-US').padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${r.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req`);
+            recordRound(results, key(mode, p.id), round, `profiler ${mode.padEnd(3)} GET ${p.path.padEnd(6)}`, r);
           } finally {
             await server.stop();
           }
