@@ -126,7 +126,6 @@ export class UrlMatcher implements UrlMatcherInterface {
     if (outcome.failure === 'method-not-allowed') {
       throw new MethodNotAllowedError(context.method, outcome.allowedMethods);
     }
-
     if (outcome.noConfiguration === true) throw new NoConfigurationError();
     throw new ResourceNotFoundError(outcome.pathInfo);
   }
