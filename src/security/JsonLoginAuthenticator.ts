@@ -36,7 +36,6 @@ function at(data: unknown, path: string): unknown {
     (o, k) => (typeof o === 'object' && o !== null && !Array.isArray(o)
       ? (o as Record<string, unknown>)[k]
       : undefined),
-
     data,
   );
 }
