@@ -74,7 +74,6 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
     throw new KernelConfigError(
       'session.sqlitePath', `cannot use SQLite database "${o.sqlitePath}": ${(e as Error).message}`,
     );
-
   }
 }
 
