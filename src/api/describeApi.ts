@@ -65,7 +65,10 @@ export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
 export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
   if (!p.enabled) return [];
   const out: QueryParameter[] = [
-    { name: 'page', filter: 'pagination', schema: { type: 'integer', minimum: 1, default: 1 }, description: 'The page, from 1.' },
+    {
+      name: 'page', filter: 'pagination', schema: { type: 'integer', minimum: 1, default: 1 },
+      description: 'The page, from 1.',
+    },
   ];
   if (p.clientItemsPerPage) {
     out.push({

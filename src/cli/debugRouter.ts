@@ -81,7 +81,9 @@ export function debugRouter(routes: RouteCollection, options: DebugRouterOptions
   const showControllers = options.showControllers ?? false;
   const palette = options.palette ?? PLAIN;
   const fail = (message: string): CommandResult => ({
-    output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width, options.errorPalette ?? PLAIN), exitCode: 1, stream: 'stderr',
+    output: renderThrowable(message, DEBUG_ROUTER_SYNOPSIS, width, options.errorPalette ?? PLAIN),
+    exitCode: 1,
+    stream: 'stderr',
   });
   const aliases = options.showAliases === true ? reverseAliases(routes) : undefined;
   const all: NamedRoute[] = routes.all();

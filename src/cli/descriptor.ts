@@ -86,7 +86,8 @@ function varExport(value: unknown): string {
  */
 export function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'function' || (typeof value === 'object' && value !== null && !Array.isArray(value) && !isPlainObject(value))) {
+  if (typeof value === 'function'
+    || (typeof value === 'object' && value !== null && !Array.isArray(value) && !isPlainObject(value))) {
     return `object(${className(value)})`;
   }
   return varExport(value);
@@ -217,7 +218,8 @@ export function phpJsonEncode(value: unknown, indent = ''): string {
     ? [...(value as Map<unknown, unknown>).entries()].map(([k, v]) => [String(k), v] as const)
     : typeof value === 'function' ? [] : Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return isPlainObject(value) || value instanceof Map ? '[]' : '{}';
-  return `{\n${entries.map(([k, v]) => `${inner}${jsonString(k)}: ${phpJsonEncode(v, inner)}`).join(',\n')}\n${indent}}`;
+  const body = entries.map(([k, v]) => `${inner}${jsonString(k)}: ${phpJsonEncode(v, inner)}`).join(',\n');
+  return `{\n${body}\n${indent}}`;
 }
 
 function controllerValue(fn: unknown): string {

@@ -70,7 +70,9 @@ export type RoutesSource =
 
 /** The first line of an error message (Node's "Cannot find module" adds the require stack below it). */
 function firstLine(error: unknown): string {
-  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  const message = typeof error === 'object' && error !== null && 'message' in error
+    ? String(error.message)
+    : String(error);
   return message.split('\n')[0];
 }
 
@@ -92,12 +94,16 @@ function resolveModule(modulePath: string, cwd: string): string {
   const found = [absolute, ...EXTENSIONS.map((ext) => absolute + ext)].find(isFile);
   if (found !== undefined) return found;
   if (path.isAbsolute(modulePath) || /^\.{1,2}([\\/]|$)/.test(modulePath)) {
-    throw new RoutesModuleError(modulePath, `Cannot load the routes module "${modulePath}": Cannot find module "${absolute}"`);
+    throw new RoutesModuleError(
+      modulePath, `Cannot load the routes module "${modulePath}": Cannot find module "${absolute}"`,
+    );
   }
   try {
     return require.resolve(modulePath, { paths: [cwd] });
   } catch (error) {
-    throw new RoutesModuleError(modulePath, `Cannot load the routes module "${modulePath}": ${firstLine(error)}`, { cause: error });
+    throw new RoutesModuleError(
+      modulePath, `Cannot load the routes module "${modulePath}": ${firstLine(error)}`, { cause: error },
+    );
   }
 }
 
@@ -165,7 +171,9 @@ function load(file: string, given: string): unknown {
     if (isKernelError(error, 'ERR_ROUTING_LOADER')) {
       throw new RoutesModuleError(given, `Cannot load the routes file "${given}": ${error.message}`, { cause: error });
     }
-    throw new RoutesModuleError(given, `Cannot load the routes module "${given}": ${firstLine(error)}`, { cause: error });
+    throw new RoutesModuleError(
+      given, `Cannot load the routes module "${given}": ${firstLine(error)}`, { cause: error },
+    );
   }
 }
 
@@ -186,7 +194,9 @@ function routesOfConfig(configFile: string): RoutesSource {
   try {
     exported = readRoutesFile(configFile);
   } catch (error) {
-    throw new RoutesModuleError(name, `Cannot load the config file "${configFile}": ${firstLine(error)}`, { cause: error });
+    throw new RoutesModuleError(
+      name, `Cannot load the config file "${configFile}": ${firstLine(error)}`, { cause: error },
+    );
   }
   const mod = exportsOf(exported);
   const config = mod.routes === undefined && typeof mod.default === 'object' ? exportsOf(mod.default) : mod;
@@ -209,7 +219,9 @@ function routesOfConfig(configFile: string): RoutesSource {
 export function resolveRoutesSource(modulePath?: string, cwd: string = process.cwd()): RoutesSource {
   if (modulePath !== undefined) {
     // a Symfony route file is the loader's to find: its "not found" message is Symfony's
-    const file = routesFileType(modulePath) === 'symfony' ? path.resolve(cwd, modulePath) : resolveModule(modulePath, cwd);
+    const file = routesFileType(modulePath) === 'symfony'
+      ? path.resolve(cwd, modulePath)
+      : resolveModule(modulePath, cwd);
     return { kind: 'option', file, given: modulePath };
   }
   const configFile = findConfigFile(cwd);
@@ -232,15 +244,18 @@ export function collectionOf(exported: unknown, given: string): RouteCollection 
   if (collection !== undefined) return collection[1] as RouteCollection;
   const factory = candidates.find(([, value]) => typeof value === 'function');
   if (factory === undefined) {
-    throw new RoutesModuleError(given, `The routes module "${given}" exports no RouteCollection: export one as the default `
-      + 'export or as "routes", or export a function returning one (as the default export, "routes" or "createRoutes").');
+    throw new RoutesModuleError(given, `The routes module "${given}" exports no RouteCollection: `
+      + 'export one as the default export or as "routes", or export a function returning one '
+      + '(as the default export, "routes" or "createRoutes").');
   }
   const label = `${factory[0]}()`;
   let created: unknown;
   try {
     created = (factory[1] as () => unknown)();
   } catch (error) {
-    throw new RoutesModuleError(given, `${label} of the routes module "${given}" failed: ${firstLine(error)}`, { cause: error });
+    throw new RoutesModuleError(
+      given, `${label} of the routes module "${given}" failed: ${firstLine(error)}`, { cause: error },
+    );
   }
   if (isRouteCollectionLike(created)) return created;
   throw new RoutesModuleError(given, `${label} of the routes module "${given}" did not return a RouteCollection.`);

@@ -12,7 +12,8 @@ import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, renderThrowable, type Pale
 import { renderTable } from './table';
 
 export const PROFILER_LIST_SYNOPSIS =
-  'profiler:list [--ip IP] [--method METHOD] [--status STATUS] [--url URL] [--start START] [--end END] [--limit LIMIT] [--sqlite SQLITE] [--redis REDIS]';
+  'profiler:list [--ip IP] [--method METHOD] [--status STATUS] [--url URL] [--start START] [--end END] '
+  + '[--limit LIMIT] [--sqlite SQLITE] [--redis REDIS]';
 export const PROFILER_PURGE_SYNOPSIS = 'profiler:purge [--sqlite SQLITE] [--redis REDIS]';
 
 /** The search options of `profiler:list`, as typed on the command line. */
@@ -84,7 +85,9 @@ function moment(name: string, value: string): number {
 
 /** Turns the command-line options into store criteria. @throws InvalidOption */
 function criteriaOf(options: ProfilerListCriteria): ProfileCriteria {
-  const criteria: ProfileCriteria = { limit: options.limit === undefined ? 10 : integer('limit', options.limit, 1, 1_000_000) };
+  const criteria: ProfileCriteria = {
+    limit: options.limit === undefined ? 10 : integer('limit', options.limit, 1, 1_000_000),
+  };
   if (options.ip !== undefined) criteria.ip = options.ip;
   if (options.method !== undefined) criteria.method = options.method;
   if (options.url !== undefined) criteria.url = options.url;
@@ -187,7 +190,8 @@ async function openStore(
     try {
       return await createProfilerStorage(config);
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).replace(/^.*cannot connect to Redis at "[^"]*": /, '');
+      const reason = (error instanceof Error ? error.message : String(error))
+        .replace(/^.*cannot connect to Redis at "[^"]*": /, '');
       throw new Error(`Cannot connect to Redis at "${url}" given by ${from}: ${reason}`, { cause: error });
     }
   }

@@ -22,7 +22,8 @@ export interface RouterMatchOptions {
 }
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
-export const ROUTER_MATCH_SYNOPSIS = 'router:match [--method METHOD] [--scheme SCHEME] [--host HOST] [--routes ROUTES] [-v|--verbose] [--] <path_info>';
+export const ROUTER_MATCH_SYNOPSIS = 'router:match [--method METHOD] [--scheme SCHEME] [--host HOST] [--routes ROUTES] '
+  + '[-v|--verbose] [--] <path_info>';
 
 /** PHP's `lcfirst()`: the first character in lower case (ASCII only, as PHP 8.2). */
 function lcfirst(text: string): string {

@@ -63,7 +63,9 @@ export function invalidOption(
  */
 export function unknownOptionMessage(key: string, known: readonly string[]): string {
   const best = closestName(key, known);
-  return best === undefined ? `unknown option; expected one of ${known.join(', ')}.` : `unknown option; did you mean "${best}"?`;
+  return best === undefined
+    ? `unknown option; expected one of ${known.join(', ')}.`
+    : `unknown option; did you mean "${best}"?`;
 }
 
 /** The error for a key that is not an option: see {@link unknownOptionMessage}. */

@@ -20,7 +20,9 @@ export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export function optionsObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodObject<S, z.core.$strict> {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownOptionMessage(issue.keys[0], known) : 'expected an object'),
+    error: (issue) => (issue.code === 'unrecognized_keys'
+      ? unknownOptionMessage(issue.keys[0], known)
+      : 'expected an object'),
   });
 }
 

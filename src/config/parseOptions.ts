@@ -3,7 +3,8 @@ import { KernelConfigError } from './KernelConfigError';
 import { invalidOption, optionPath, type OptionProblemDetails } from './optionError';
 
 const TYPE_NAMES: Record<string, string> = {
-  string: 'a string', number: 'a number', boolean: 'true or false', array: 'an array', object: 'an object', function: 'a function',
+  string: 'a string', number: 'a number', boolean: 'true or false', array: 'an array', object: 'an object',
+  function: 'a function',
   record: 'an object',
 };
 

@@ -18,7 +18,8 @@ export const corsPathOptionsSchema = optionsObject({
    * @default [] (none)
    * @example ['https://app.example.com', /^https:\/\/[a-z0-9-]+\.example\.com$/]
    */
-  origins: z.array(z.custom<OriginPattern>(), { error: 'expected a list of origins (strings or RegExps)' }).readonly().optional(),
+  origins: z.array(z.custom<OriginPattern>(), { error: 'expected a list of origins (strings or RegExps)' })
+    .readonly().optional(),
   /** Send `Access-Control-Allow-Credentials: true` (cookies, HTTP auth). @default false */
   credentials: z.boolean({ error: 'expected true or false' }).optional(),
   /**
@@ -118,8 +119,12 @@ function resolveRule(path: string, own: CorsPathOptions, defaults: CorsPathOptio
     credentials,
     exposedHeaders: Object.freeze([...(o.exposedHeaders ?? ['X-Debug-Token', 'X-Debug-Token-Link'])]),
     maxAge: o.maxAge,
-    methods: Object.freeze((o.methods ?? ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE']).map((m) => m.toUpperCase())),
-    allowedHeaders: o.allowedHeaders === '*' ? '*' : Object.freeze([...(o.allowedHeaders ?? ['Content-Type', 'Authorization'])]),
+    methods: Object.freeze(
+      (o.methods ?? ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE']).map((m) => m.toUpperCase()),
+    ),
+    allowedHeaders: o.allowedHeaders === '*'
+      ? '*'
+      : Object.freeze([...(o.allowedHeaders ?? ['Content-Type', 'Authorization'])]),
   });
 }
 

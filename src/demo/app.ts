@@ -110,7 +110,11 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     },
     logger: options.logger,
     secret: options.secret ?? DEMO_DEFAULTS.secret,
-    cors: { paths: { '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 } } },
+    cors: {
+      paths: {
+        '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 },
+      },
+    },
     session: options.redis !== undefined ? { store: 'redis', redis: options.redis } : { store: 'sqlite', sqlitePath },
     security: {
       firewalls: [{ name: 'main', pattern: '^/', provider, authenticators: [new HttpBasicAuthenticator()] }],

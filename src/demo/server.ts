@@ -106,7 +106,8 @@ async function main(): Promise<void> {
   );
   server.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
-      fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; stop it or set PORT to a free port.`);
+      fail(`PORT ${port} is in use (EADDRINUSE): another process listens on ${host}:${port}; `
+        + 'stop it or set PORT to a free port.');
     }
     fail(`PORT ${port} on HOST ${host} cannot be listened on (${error.code ?? 'error'}): ${error.message}`);
   });

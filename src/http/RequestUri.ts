@@ -95,7 +95,9 @@ interface Authority {
  * The authority of a request from its Host (or trusted `X-Forwarded-Host` / `-Port`).
  * @throws BadRequestHttpError `Invalid Host "<host>".` (RFC 952/2181 characters only)
  */
-function authorityOf(req: Request, scheme: 'http' | 'https', source: string, forwardedPort: string | undefined): Authority {
+function authorityOf(
+  req: Request, scheme: 'http' | 'https', source: string, forwardedPort: string | undefined,
+): Authority {
   let hostSource = source;
   let port: number;
   if (hostSource === '') {
@@ -176,5 +178,9 @@ export function resolveRequestUri(req: Request, trust: TrustFunction): RequestUr
   const pathInfo = (q === -1 ? target : target.slice(0, q)) || '/';
   const queryString = q === -1 ? '' : target.slice(q + 1);
   const clientIp = (trusted ? proxyaddr(req, trust) : remote).replace(/^::ffff:(?=\d+\.)/, '');
-  return { scheme, host, port, schemeAndHttpHost, baseUrl, pathInfo: pathInfo.startsWith('/') ? pathInfo : '/' + pathInfo, queryString, clientIp };
+  return {
+    scheme, host, port, schemeAndHttpHost, baseUrl,
+    pathInfo: pathInfo.startsWith('/') ? pathInfo : '/' + pathInfo,
+    queryString, clientIp,
+  };
 }

@@ -16,9 +16,13 @@ export const TEMPLATES_DIR = path.resolve(__dirname, '..', '..', 'templates');
 export function createTemplateEnvironment(searchPaths: readonly string[]): nunjucks.Environment {
   const loader = new nunjucks.FileSystemLoader([...searchPaths]);
   const env = new nunjucks.Environment(loader, { autoescape: true, throwOnUndefined: false });
-  env.addFilter('isoDate', (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''));
+  env.addFilter('isoDate', (ms: unknown) => (
+    typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''
+  ));
   env.addFilter('mib', (bytes: unknown) => (typeof bytes === 'number' ? `${(bytes / 1048576).toFixed(1)} MiB` : ''));
-  env.addFilter('ms', (ms: unknown) => (typeof ms === 'number' ? `${ms < 10 ? ms.toFixed(2) : Math.round(ms)} ms` : ''));
+  env.addFilter('ms', (ms: unknown) => (
+    typeof ms === 'number' ? `${ms < 10 ? ms.toFixed(2) : Math.round(ms)} ms` : ''
+  ));
   env.addFilter('reason', (status: unknown) => STATUS_CODES[Number(status)] ?? '');
   env.addFilter('json', (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2)));
   return env;

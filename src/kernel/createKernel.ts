@@ -1,4 +1,6 @@
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response, type RequestHandler } from 'express';
+import express, {
+  type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response, type RequestHandler,
+} from 'express';
 import { performance } from 'node:perf_hooks';
 import { compileTrust } from '../http/RequestUri';
 import { RouteCollection } from '../routing/RouteCollection';
@@ -45,7 +47,9 @@ export interface Kernel extends Express {
 /** Wraps a handler so the profiler's timeline records its start and end (ms). */
 function timed(name: string, handler: RequestHandler): RequestHandler {
   return function layer(req: Request, res: Response, next: NextFunction) {
-    const mark = { name, category: 'layer', start: performance.now() - req.kernel!.startedAt, end: undefined as number | undefined };
+    const mark = {
+      name, category: 'layer', start: performance.now() - req.kernel!.startedAt, end: undefined as number | undefined,
+    };
     req.kernel!.timeline.push(mark);
     return handler(req, res, (err?: unknown) => {
       mark.end = performance.now() - req.kernel!.startedAt;
@@ -82,7 +86,9 @@ export function createKernel(options: KernelOptions): Kernel {
   try {
     templates = ErrorTemplates.compile(resolved.errorTemplates);
   } catch (e) {
-    if (isKernelError(e, 'ERR_HTTP_ERROR_TEMPLATE')) throw new KernelConfigError(`errorTemplates.${e.key}`, `${e.message}.`);
+    if (isKernelError(e, 'ERR_HTTP_ERROR_TEMPLATE')) {
+      throw new KernelConfigError(`errorTemplates.${e.key}`, `${e.message}.`);
+    }
     throw e;
   }
   let profiler: Profiler | undefined;
@@ -137,17 +143,25 @@ export function createKernel(options: KernelOptions): Kernel {
   const layers: Layer[] = [
     { name: 'request', handler: requestContext(trust, resolved.trustedHosts) },
     ...built.map((l) => ({ name: l.name, handler: time(l.name, l.handler as RequestHandler) })),
-    { name: 'router', handler: time('router', routerMiddleware(matcher, routes, routeHandlers, { notFound: resolved.notFound, stackTraces: resolved.debug })) },
+    {
+      name: 'router',
+      handler: time('router', routerMiddleware(matcher, routes, routeHandlers, {
+        notFound: resolved.notFound, stackTraces: resolved.debug,
+      })),
+    },
     {
       name: 'error',
-      handler: (profiler !== undefined ? timedError : (_name: string, h: ErrorRequestHandler) => h)('error', errorHandler({
-        debug: resolved.debug,
-        debugClients,
-        logger: resolved.logger,
-        onError: resolved.onError,
-        errors: resolved.errors,
-        templates: templates.empty ? undefined : templates,
-      })),
+      handler: (profiler !== undefined ? timedError : (_name: string, h: ErrorRequestHandler) => h)(
+        'error',
+        errorHandler({
+          debug: resolved.debug,
+          debugClients,
+          logger: resolved.logger,
+          onError: resolved.onError,
+          errors: resolved.errors,
+          templates: templates.empty ? undefined : templates,
+        }),
+      ),
     },
   ];
   if (profiler !== undefined) layers.push({ name: 'profiler', handler: profiler.middleware() });

@@ -43,7 +43,10 @@ function report(hook: ErrorHook, error: unknown, req: Request, logger: Logger | 
   const failed = (hookError: unknown): void => {
     const log = logOf(req, logger);
     if (log !== undefined) log.error({ err: hookError }, 'onError hook failed');
-    else process.emitWarning(`express-kernel: the onError hook failed: ${String((hookError as Error)?.stack ?? hookError)}`);
+    else {
+      const detail = String((hookError as Error)?.stack ?? hookError);
+      process.emitWarning(`express-kernel: the onError hook failed: ${detail}`);
+    }
   };
   try {
     const out = hook(error, req);
@@ -76,7 +79,9 @@ export function errorHandler(options: ErrorLayerOptions): ErrorRequestHandler {
       timer: stopwatch !== undefined && stopwatch.enabled ? stopwatch : undefined,
       debug: debug && isDebugClient(req, debugClients),
       token,
-      tokenLink: token !== undefined && uri !== undefined ? `${uri.schemeAndHttpHost}${uri.baseUrl}/_profiler/${token}` : undefined,
+      tokenLink: token !== undefined && uri !== undefined
+        ? `${uri.schemeAndHttpHost}${uri.baseUrl}/_profiler/${token}`
+        : undefined,
     };
     try {
       renderError(error, req, res, { ...shown, templates });

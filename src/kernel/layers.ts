@@ -38,7 +38,9 @@ export type LayerName = (typeof LAYER_ORDER)[number];
 export function orderLayers(layers: Layer[]): Layer[] {
   // Array.prototype.sort is stable: layers with the same name keep their given order
   for (const l of layers) {
-    if (!(LAYER_ORDER as readonly string[]).includes(l.name)) throw new Error(`Unknown layer "${l.name}": add it to LAYER_ORDER in src/kernel/layers.ts.`);
+    if (!(LAYER_ORDER as readonly string[]).includes(l.name)) {
+      throw new Error(`Unknown layer "${l.name}": add it to LAYER_ORDER in src/kernel/layers.ts.`);
+    }
   }
   const rank = (layer: { name: string }): number => LAYER_ORDER.indexOf(layer.name as LayerName);
   return [...layers].sort((a, b) => rank(a) - rank(b));

@@ -48,7 +48,10 @@ export function installRequestSlots(proto: object): void {
     enumerable: true,
     get(this: Request & { kernel?: { uri?: { scheme: string } } }) {
       const uri = this.kernel?.uri;
-      return uri !== undefined ? uri.scheme === 'https' : Reflect.get(Object.getPrototypeOf(proto) as object, 'secure', this) as boolean; // Express's own (a parent app's when mounted)
+      // Otherwise Express's own (a parent app's when mounted).
+      return uri !== undefined
+        ? uri.scheme === 'https'
+        : Reflect.get(Object.getPrototypeOf(proto) as object, 'secure', this) as boolean;
     },
   });
   // req.log is made on first use: most requests never log, and a pino child costs an object graph

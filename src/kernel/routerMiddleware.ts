@@ -7,11 +7,14 @@ import { withoutStackTrace } from '../support/stackTrace';
 import '../profiler/Stopwatch';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
-import { InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../routing/errors';
+import {
+  InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError,
+} from '../routing/errors';
 
 /** 405 with Symfony's message: `No route found for "<METHOD> <url>": Method Not Allowed (Allow: …)`. */
 function methodNotAllowed(method: string, url: string, cause: MethodNotAllowedError): MethodNotAllowedHttpError {
-  return new MethodNotAllowedHttpError(cause.allowedMethods, formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, cause.allowedMethods.join(', ')), { cause });
+  const message = formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, cause.allowedMethods.join(', '));
+  return new MethodNotAllowedHttpError(cause.allowedMethods, message, { cause });
 }
 
 /** 404 with Symfony's message: `No route found for "<METHOD> <url>"` (+ ` (from "<Referer>")`). */
@@ -85,7 +88,8 @@ export function routerMiddleware(
     if (match.redirect !== undefined) {
       const scheme = match.redirect.scheme ?? uri.scheme;
       const origin = scheme === uri.scheme ? uri.schemeAndHttpHost : `${scheme}://${uri.host}`;
-      const location = `${origin}${uri.baseUrl}${match.redirect.pathInfo}${uri.queryString !== '' ? '?' + uri.queryString : ''}`;
+      const query = uri.queryString !== '' ? '?' + uri.queryString : '';
+      const location = `${origin}${uri.baseUrl}${match.redirect.pathInfo}${query}`;
       res.status(301).setHeader('Location', location);
       res.setHeader('Cache-Control', 'max-age=0, must-revalidate, private');
       res.type('text/html; charset=utf-8').send(render('error/redirect.html.njk', { url: location }));

@@ -33,7 +33,8 @@ export interface Profile {
 export type ProfileException = Omit<ExceptionData, 'stack'>;
 
 /** The summary a search returns (Symfony's `index.csv` columns). */
-export type ProfileSummary = Pick<Profile, 'token' | 'parent' | 'ip' | 'method' | 'url' | 'time' | 'statusCode' | 'route'>;
+export type ProfileSummary =
+  Pick<Profile, 'token' | 'parent' | 'ip' | 'method' | 'url' | 'time' | 'statusCode' | 'route'>;
 
 /** Search filters (Symfony profiler search). All optional; `ip` and `url` match as substrings, `method` exactly. */
 export interface ProfileCriteria {

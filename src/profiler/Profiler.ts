@@ -82,9 +82,14 @@ export class Profiler {
     this.collectors = [...builtInCollectors((req) => req.kernel!.logBuffer), ...(options.collectors ?? [])];
     for (const c of this.collectors) {
       if (typeof c.name !== 'string' || !COLLECTOR_NAME.test(c.name)) {
-        throw new KernelConfigError('profiler.collectors', `a collector's name must be letters, digits, "_" or "-", starting with a letter (got ${JSON.stringify(c.name)}).`);
+        throw new KernelConfigError('profiler.collectors', 'a collector\'s name must be letters, digits, "_" or "-", '
+          + `starting with a letter (got ${JSON.stringify(c.name)}).`);
       }
-      if (this.templates.has(c.name)) throw new KernelConfigError('profiler.collectors', `two collectors are named "${c.name}"; rename one (built-in names: ${builtInCollectors(() => undefined).map((b) => b.name).join(', ')}).`);
+      if (this.templates.has(c.name)) {
+        const builtIn = builtInCollectors(() => undefined).map((b) => b.name).join(', ');
+        throw new KernelConfigError('profiler.collectors',
+          `two collectors are named "${c.name}"; rename one (built-in names: ${builtIn}).`);
+      }
       try {
         this.templates.set(c.name, panelTemplateOf(c));
       } catch (e) {
@@ -128,7 +133,9 @@ export class Profiler {
       req.kernel!.token = token;
       res.setHeader('X-Debug-Token', token);
       const uri = req.kernel!.uri;
-      if (uri !== undefined) res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
+      if (uri !== undefined) {
+        res.setHeader('X-Debug-Token-Link', `${uri.schemeAndHttpHost}${uri.baseUrl}${self.path}/${token}`);
+      }
       req.kernel!.makeLog = self.makeLog;
       req.stopwatch = new Stopwatch(req.kernel!.startedAt, req.kernel!.timeline);
       // a logger set before the kernel (pino-http in a parent app) is replaced at once by the profiler's

@@ -6,7 +6,8 @@ import type { ProfilerStorage } from './storage/ProfilerStorage';
 
 /** Writes an RFC 9457 problem details response. */
 function problem(res: Response, status: number, detail: string): void {
-  res.status(status).type('application/problem+json').send(JSON.stringify({ type: 'about:blank', title: reasonPhrase(status), status, detail }));
+  const body = { type: 'about:blank', title: reasonPhrase(status), status, detail };
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
 }
 
 /**

@@ -98,7 +98,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     if (collector.name === 'router') context.traces = tracesOf(options.routes, profile);
     if (collector.name === 'time') context.bars = waterfall(data as TimeData | undefined);
     if (collector.name === 'logger') {
-      const level = typeof req.query.level === 'string' && LOG_LEVELS.some(([n]) => n === req.query.level) ? req.query.level : '';
+      const level = typeof req.query.level === 'string' && LOG_LEVELS.some(([n]) => n === req.query.level)
+        ? req.query.level
+        : '';
       const records = recordsFrom((data as LoggerData | undefined)?.records ?? [], level);
       Object.assign(context, { levels: LOG_LEVELS, level, records });
     }
@@ -117,8 +119,12 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     res.type('html').send(renderView('profiler/not_found.html.njk', { token, base: baseOf(req) }));
   };
 
-  add('_wdt_script', '/_wdt/toolbar.js', async (_req, res) => { res.type('text/javascript; charset=utf-8').send(profilerAsset('toolbar.js')); });
-  add('_wdt_stylesheet', '/_wdt/styles.css', async (_req, res) => { res.type('text/css; charset=utf-8').send(profilerAsset('toolbar.css')); });
+  add('_wdt_script', '/_wdt/toolbar.js', async (_req, res) => {
+    res.type('text/javascript; charset=utf-8').send(profilerAsset('toolbar.js'));
+  });
+  add('_wdt_stylesheet', '/_wdt/styles.css', async (_req, res) => {
+    res.type('text/css; charset=utf-8').send(profilerAsset('toolbar.css'));
+  });
   add('_wdt', '/_wdt/{token}', async (req, res) => {
     const token = String(req.params.token);
     if (token === 'empty') { res.type('html').send(''); return; }
@@ -127,7 +133,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     const blocks = menuOf(profiler, profile).filter((b) => b.summary.status !== 'disabled' && b.summary.text !== '');
     res.type('html').send(renderView('profiler/toolbar.html.njk', { p: profile, blocks, base: baseOf(req) }));
   });
-  add('_profiler_home', '/_profiler/', async (req, res) => { res.redirect(302, `${baseOf(req)}/_profiler/empty/search/results?limit=10`); });
+  add('_profiler_home', '/_profiler/', async (req, res) => {
+    res.redirect(302, `${baseOf(req)}/_profiler/empty/search/results?limit=10`);
+  });
   add('_profiler_search', '/_profiler/search', async (req, res) => {
     const qs = req.kernel!.uri?.queryString ?? '';
     if (typeof req.query.token === 'string' && req.query.token !== '') {
@@ -141,7 +149,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
   add('_profiler_search_results', '/_profiler/{token}/search/results', async (req, res) => {
     const criteria = criteriaOf(req.query, false);
     const results = await storage.find(criteria);
-    res.type('html').send(renderView('profiler/search.html.njk', { results, criteria, base: baseOf(req), query: req.query }));
+    res.type('html').send(renderView('profiler/search.html.njk', {
+      results, criteria, base: baseOf(req), query: req.query,
+    }));
   });
   add('_profiler', '/_profiler/{token}', async (req, res) => {
     const token = String(req.params.token);
@@ -150,7 +160,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     const requested = typeof req.query.panel === 'string' ? req.query.panel : undefined;
     const panel = requested ?? (profile.exception !== undefined ? 'exception' : 'request');
     const html = panelHtml(req, profile, panel);
-    res.type('html').send(renderView('profiler/profile.html.njk', { p: profile, panel, menu: menuOf(profiler, profile), base: baseOf(req), panelHtml: html }));
+    res.type('html').send(renderView('profiler/profile.html.njk', {
+      p: profile, panel, menu: menuOf(profiler, profile), base: baseOf(req), panelHtml: html,
+    }));
   });
   add('_profiler_router', '/_profiler/{token}/router', async (req, res) => {
     const profile = await loadProfile(storage, String(req.params.token));
@@ -162,7 +174,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     if (profile === null) throw new NotFoundHttpError(`Token "${String(req.params.token)}" not found.`);
     res.type('html').send(panelHtml(req, profile, 'exception'));
   });
-  add('_profiler_exception_css', '/_profiler/{token}/exception.css', async (_req, res) => { res.type('text/css; charset=utf-8').send(profilerAsset('exception.css')); });
+  add('_profiler_exception_css', '/_profiler/{token}/exception.css', async (_req, res) => {
+    res.type('text/css; charset=utf-8').send(profilerAsset('exception.css'));
+  });
   add('_profiler_compare', '/_profiler/{token}/compare/{other}', async (req, res) => {
     const [a, b] = await Promise.all([
       loadProfile(storage, String(req.params.token)),
@@ -170,7 +184,9 @@ export function createProfilerRoutes(options: ProfilerRoutesOptions): RouteColle
     ]);
     if (a === null) return notFound(req, res, String(req.params.token));
     if (b === null) return notFound(req, res, String(req.params.other));
-    res.type('html').send(renderView('profiler/compare.html.njk', { a, b, comparison: compareProfiles(a, b), base: baseOf(req) }));
+    res.type('html').send(renderView('profiler/compare.html.njk', {
+      a, b, comparison: compareProfiles(a, b), base: baseOf(req),
+    }));
   });
   return routes;
 }

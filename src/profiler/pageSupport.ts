@@ -16,7 +16,8 @@ import type { ProfilerStorage } from './storage/ProfilerStorage';
  * The profiler pages' own Content-Security-Policy: no script at all, styles inline, forms to
  * the same origin. Whatever a profile echoes, a page cannot run it.
  */
-export const PROFILER_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+export const PROFILER_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+  + "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** A profiler page handler. */
 export type PageHandler = (req: Request, res: Response) => Promise<void>;
@@ -34,7 +35,8 @@ export function guarded(allowed: TrustFunction): (handler: PageHandler) => PageH
   return (handler) => async function profilerPage(req: Request, res: Response) {
     const uri = req.kernel!.uri;
     if (uri === undefined || !allowed(uri.clientIp, 0)) {
-      throw new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', req.kernel!.method, `${uri?.schemeAndHttpHost ?? ''}${uri?.baseUrl ?? ''}${uri?.pathInfo ?? ''}`));
+      const url = `${uri?.schemeAndHttpHost ?? ''}${uri?.baseUrl ?? ''}${uri?.pathInfo ?? ''}`;
+      throw new NotFoundHttpError(formatMessage('ERR_HTTP_NOT_FOUND', req.kernel!.method, url));
     }
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Cache-Control', 'no-cache, private');
@@ -85,7 +87,9 @@ function dateOf(value: string, end: boolean): number {
  * @throws InvalidCriterionError when strict and a value does not parse
  */
 export function criteriaOf(query: Request['query'], strict: boolean): ProfileCriteria {
-  const str = (k: string): string | undefined => (typeof query[k] === 'string' && query[k] !== '' ? query[k] : undefined);
+  const str = (k: string): string | undefined => (
+    typeof query[k] === 'string' && query[k] !== '' ? query[k] : undefined
+  );
   const parsed = <T>(k: string, parse: (v: string) => T | undefined, expected: string): T | undefined => {
     const raw = str(k);
     if (raw === undefined) return undefined;
@@ -103,7 +107,9 @@ export function criteriaOf(query: Request['query'], strict: boolean): ProfileCri
   };
   return {
     ip: str('ip'),
-    method: parsed('method', (v) => (/^[A-Za-z]+$/.test(v) ? v.toUpperCase() : undefined), 'an HTTP method such as GET'),
+    method: parsed(
+      'method', (v) => (/^[A-Za-z]+$/.test(v) ? v.toUpperCase() : undefined), 'an HTTP method such as GET',
+    ),
     url: str('url'),
     statusCode: parsed('status', int(100, 599), 'a status code from 100 to 599'),
     start: parsed('start', date(false), 'a date such as 2024-05-01 or 2024-05-01T10:00'),

@@ -12,10 +12,14 @@ import { LRUCache } from 'lru-cache';
 export const REDACTED = '******';
 
 /** Header names whose values never reach a profile, lower case. */
-export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+export const REDACTED_HEADERS: ReadonlySet<string> = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie',
+]);
 
 /** Headers that carry the profiler's own token: not secrets, though their names say "token". */
-const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-debug-token-link', 'x-previous-debug-token']);
+const PROFILER_HEADERS: ReadonlySet<string> = new Set([
+  'x-debug-token', 'x-debug-token-link', 'x-previous-debug-token',
+]);
 
 /** Headers whose value is a URL whose query may carry a secret (`?token=…`). */
 const URL_HEADERS: ReadonlySet<string> = new Set(['referer', 'location', 'content-location']);
@@ -225,7 +229,9 @@ export function redactHeaders(headers: Record<string, string | string[] | number
   for (const k of Object.keys(headers)) {
     const v = headers[k];
     if (v === undefined) continue;
-    if (Array.isArray(v)) out[k] = v.map((x) => redactHeader(k, x)).join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ');
+    if (Array.isArray(v)) {
+      out[k] = v.map((x) => redactHeader(k, x)).join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ');
+    }
     else out[k] = redactHeader(k, typeof v === 'string' ? v : String(v));
   }
   return out;

@@ -80,7 +80,8 @@ function recordOf(line: string, stream: MetadataStream, messageKey: string, labe
   const level = stream.lastLevel ?? 30;
   let parsed: Record<string, unknown> | undefined;
   try { parsed = JSON.parse(line) as Record<string, unknown>; } catch { /* a custom serializer */ }
-  const source = parsed ?? (typeof stream.lastObj === 'object' && stream.lastObj !== null ? stream.lastObj as Record<string, unknown> : {});
+  const source = parsed
+    ?? (typeof stream.lastObj === 'object' && stream.lastObj !== null ? stream.lastObj as Record<string, unknown> : {});
   const context: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(source)) if (!NOT_CONTEXT.has(k) && k !== messageKey) context[k] = v;
   const msg = parsed?.[messageKey] ?? stream.lastMsg ?? '';

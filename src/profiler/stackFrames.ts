@@ -83,7 +83,8 @@ export function sourceExcerpt(
   const lines = linesOf(file, root);
   if (lines === undefined || line < 1 || line > lines.length) return undefined;
   const first = Math.max(1, line - context);
-  return { firstLine: first, lines: lines.slice(first - 1, Math.min(lines.length, line + context)).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l)) };
+  const shown = lines.slice(first - 1, Math.min(lines.length, line + context));
+  return { firstLine: first, lines: shown.map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l)) };
 }
 
 /**

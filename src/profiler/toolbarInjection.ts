@@ -30,7 +30,9 @@ export function cspNonce(res: Response, directive: 'script-src' | 'style-src'): 
   const directives = new Map<string, string[]>();
   for (const part of String(Array.isArray(header) ? header[0] : header).split(';')) {
     const [name, ...values] = part.trim().split(/\s+/);
-    if (name !== undefined && name !== '' && !directives.has(name.toLowerCase())) directives.set(name.toLowerCase(), values);
+    if (name !== undefined && name !== '' && !directives.has(name.toLowerCase())) {
+      directives.set(name.toLowerCase(), values);
+    }
   }
   const values = directives.get(directive) ?? directives.get('default-src') ?? [];
   const nonce = values.map((v) => /^'nonce-([A-Za-z0-9+/_=-]+)'$/.exec(v)).find((m) => m !== null);

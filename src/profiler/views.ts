@@ -36,7 +36,8 @@ export function panelTemplateOf(collector: DataCollector): PanelTemplate {
   const template = collector.template;
   if (template === undefined) return { name: builtInPanel(collector.name) ?? 'profiler/panels/_data.html.njk' };
   if (!path.isAbsolute(template) || !fs.existsSync(template)) {
-    throw new Error(`collector "${collector.name}" has template ${JSON.stringify(template)}, which is not an absolute path to an existing file; use e.g. path.join(__dirname, 'panel.html.njk').`);
+    throw new Error(`collector "${collector.name}" has template ${JSON.stringify(template)}, `
+      + 'which is not an absolute path to an existing file; use e.g. path.join(__dirname, \'panel.html.njk\').');
   }
   return { dir: path.dirname(template), name: path.basename(template) };
 }

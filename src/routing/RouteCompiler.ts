@@ -166,7 +166,9 @@ function computeRegexp(tokens: Token[], index: number, firstOptional: number): s
   let regexp = `${quoteRegex(token.separator)}(${token.regex})`;
   if (index >= firstOptional) {
     regexp = `(?:${regexp}`;
-    if (tokens.length - 1 === index) regexp += ')?'.repeat(tokens.length - firstOptional - (firstOptional === 0 ? 1 : 0));
+    if (tokens.length - 1 === index) {
+      regexp += ')?'.repeat(tokens.length - firstOptional - (firstOptional === 0 ? 1 : 0));
+    }
   }
   return regexp;
 }
@@ -177,7 +179,8 @@ function staticPrefixOf(route: Route, tokens: Token[]): string {
   if (first.kind === 'variable') return route.hasDefault(first.name) || first.separator === '/' ? '' : first.separator;
   let prefix = first.text;
   const second = tokens[1];
-  if (second !== undefined && second.kind === 'variable' && second.separator !== '/' && !route.hasDefault(second.name)) {
+  if (second !== undefined && second.kind === 'variable' && second.separator !== '/'
+    && !route.hasDefault(second.name)) {
     prefix += second.separator;
   }
   return prefix;

@@ -110,7 +110,10 @@ export class MissingMandatoryParametersError extends RoutingError {
   readonly routeName: string;
   readonly missingParameters: readonly string[];
   constructor(routeName: string, missing: readonly string[]) {
-    super('ERR_ROUTING_MISSING_PARAMETERS', formatMessage('ERR_ROUTING_MISSING_PARAMETERS', missing.join('", "'), routeName));
+    super(
+      'ERR_ROUTING_MISSING_PARAMETERS',
+      formatMessage('ERR_ROUTING_MISSING_PARAMETERS', missing.join('", "'), routeName),
+    );
     this.routeName = routeName;
     this.missingParameters = Object.freeze([...missing]);
   }

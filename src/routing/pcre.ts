@@ -55,7 +55,9 @@ export function pcreToJs(source: string): string {
       afterQuantifier = false;
       const rest = source.slice(i + 1);
       if (rest.startsWith('?P<')) { out += '(?:'; i = source.indexOf('>', i) ; continue; }
-      if (rest.startsWith('?<') && !rest.startsWith('?<=') && !rest.startsWith('?<!')) { out += '(?:'; i = source.indexOf('>', i); continue; }
+      if (rest.startsWith('?<') && !rest.startsWith('?<=') && !rest.startsWith('?<!')) {
+        out += '(?:'; i = source.indexOf('>', i); continue;
+      }
       if (rest.startsWith("?'")) { out += '(?:'; i = source.indexOf("'", i + 3); continue; }
       if (rest.startsWith('?>')) { out += '(?:'; i += 2; continue; }
       if (rest.startsWith('?')) { out += '(?'; i++; continue; }

@@ -84,7 +84,8 @@ export class AccessTokenAuthenticator implements Authenticator, AuthenticationEn
 
   private challenge(res: Response, params: Array<[string, string]>): void {
     const all = this.realm === undefined ? params : [['realm', this.realm] as [string, string], ...params];
-    const header = all.length === 0 ? 'Bearer' : `Bearer ${all.map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`).join(',')}`;
+    const pairs = all.map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`).join(',');
+    const header = all.length === 0 ? 'Bearer' : `Bearer ${pairs}`;
     res.status(401).setHeader('WWW-Authenticate', header);
     res.end();
   }

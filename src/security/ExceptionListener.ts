@@ -44,7 +44,9 @@ export function startAuthentication(
  * Denies access: 401 through {@link startAuthentication} for an anonymous client, else 403.
  * @param message - the 403's message @default 'Access Denied.'
  */
-export function denyAccess(req: Request, res: Response, next: NextFunction, message = formatMessage('ERR_HTTP_FORBIDDEN')): void {
+export function denyAccess(
+  req: Request, res: Response, next: NextFunction, message = formatMessage('ERR_HTTP_FORBIDDEN'),
+): void {
   if (req.security?.user === null || req.security?.user === undefined) return startAuthentication(req, res, next);
   next(new AccessDeniedHttpError(message));
 }

@@ -2,7 +2,9 @@ import type { Request, Response } from 'express';
 import { BadRequestHttpError } from '../http/errors';
 import { AuthenticationError, badCredentials } from './AuthenticationError';
 import type { Authenticator, Passport } from './Authenticator';
-import { createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions } from '../http/body/JsonBodyReader';
+import {
+  createJsonBodyReader, isJsonRequest, JsonBodyReader, JsonBodyReaderOptions,
+} from '../http/body/JsonBodyReader';
 import { decodedPathInfo } from './RequestMatcher';
 import type { SecurityUser } from './SecurityUser';
 import { z } from 'zod';
@@ -30,7 +32,12 @@ export type JsonLoginAuthenticatorOptions = z.input<typeof jsonLoginAuthenticato
 const MAX_USERNAME_LENGTH = 4096;
 
 function at(data: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((o, k) => (typeof o === 'object' && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>)[k] : undefined), data);
+  return path.split('.').reduce<unknown>(
+    (o, k) => (typeof o === 'object' && o !== null && !Array.isArray(o)
+      ? (o as Record<string, unknown>)[k]
+      : undefined),
+    data,
+  );
 }
 
 /**
@@ -60,7 +67,8 @@ export class JsonLoginAuthenticator implements Authenticator {
 
   /** True for `POST <checkPath>` with a JSON `Content-Type`. */
   supports(req: Request): boolean {
-    return req.kernel?.uri !== undefined && req.kernel.method === 'POST' && decodedPathInfo(req.kernel.uri.pathInfo) === this.checkPath && isJsonRequest(req);
+    return req.kernel?.uri !== undefined && req.kernel.method === 'POST'
+      && decodedPathInfo(req.kernel.uri.pathInfo) === this.checkPath && isJsonRequest(req);
   }
 
   /**
@@ -71,7 +79,9 @@ export class JsonLoginAuthenticator implements Authenticator {
   async authenticate(req: Request): Promise<Passport> {
     await this.readBody(req, req.res as Response);
     const data: unknown = req.body;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new BadRequestHttpError('Invalid JSON.');
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new BadRequestHttpError('Invalid JSON.');
+    }
     const username = this.read(data, this.usernamePath);
     const password = this.read(data, this.passwordPath);
     if (username.length > MAX_USERNAME_LENGTH || password === '') throw badCredentials();

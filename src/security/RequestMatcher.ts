@@ -82,7 +82,8 @@ export interface RequestFacts {
  * failing, so `%61dmin%FF` still shows `admin` to a `^/admin` rule.
  */
 export function decodedPathInfo(raw: string): string {
-  return rawUrlDecode(raw) ?? raw.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return rawUrlDecode(raw)
+    ?? raw.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 }
 
 /** @returns the facts of a request the kernel resolved, or null when its URI was invalid */

@@ -152,7 +152,15 @@ export function baseContext(req: Request): Omit<SecurityContext, 'object'> {
  * Runs one check, records the decision in `req.security.decisions`, and goes on or denies
  * (401 via the entry point when anonymous, else 403 with `message`).
  */
-export async function enforce<C>(req: Request, res: Response, next: NextFunction, source: AccessDecision['source'], check: SecurityCheck<C>, context: C, message: string | undefined): Promise<void> {
+export async function enforce<C>(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  source: AccessDecision['source'],
+  check: SecurityCheck<C>,
+  context: C,
+  message: string | undefined,
+): Promise<void> {
   const granted = (await check(context)) === true;
   req.security?.decisions.push({
     source,

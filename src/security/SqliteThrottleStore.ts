@@ -46,7 +46,8 @@ export class SqliteThrottleStore implements ThrottleStore {
   constructor(db: SqliteDatabase, options: SqliteThrottleStoreOptions = {}) {
     const { table, now } = parseOptions(sqliteThrottleStoreOptionsSchema, options, '');
     this.now = now;
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, count INTEGER NOT NULL, `
+      + 'expires_at INTEGER NOT NULL) WITHOUT ROWID');
     this.upsert = db.prepare(`INSERT INTO ${table} (key, count, expires_at) VALUES (@key, 1, @expiresAt)
       ON CONFLICT (key) DO UPDATE SET
         count = CASE WHEN expires_at <= @now THEN 1 ELSE count + 1 END,

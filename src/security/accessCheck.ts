@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions, validateSecuredRoutes } from './RouteSecurity';
+import {
+  baseContext, enforce, loadStoredObject, matchedRouteOptions, type SecuredRouteOptions, validateSecuredRoutes,
+} from './RouteSecurity';
 import { z } from 'zod';
 import { optionsObject } from '../config/optionSchemas';
 import { parseOptions } from '../config/parseOptions';

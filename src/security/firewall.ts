@@ -17,7 +17,9 @@ interface SessionLike {
 
 function sessionOf(req: Request, create = true): SessionLike | undefined {
   const s = create ? (req as { session?: unknown }).session : existingSession(req);
-  return typeof s === 'object' && s !== null && typeof (s as SessionLike).regenerate === 'function' ? (s as SessionLike) : undefined;
+  return typeof s === 'object' && s !== null && typeof (s as SessionLike).regenerate === 'function'
+    ? (s as SessionLike)
+    : undefined;
 }
 
 /**

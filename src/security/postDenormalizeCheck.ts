@@ -63,5 +63,8 @@ async function run(req: Request, res: Response, next: NextFunction, o: SecuredRo
   }
   req.denormalized = Object.freeze({ object, previousObject });
   if (o.securityPostDenormalize === undefined) return next();
-  await enforce(req, res, next, 'security_post_denormalize', o.securityPostDenormalize, { ...baseContext(req), object, previousObject }, o.securityPostDenormalizeMessage);
+  await enforce(
+    req, res, next, 'security_post_denormalize', o.securityPostDenormalize,
+    { ...baseContext(req), object, previousObject }, o.securityPostDenormalizeMessage,
+  );
 }

@@ -20,11 +20,13 @@ type Callback<T = unknown> = (err?: unknown, value?: T) => void;
 
 /** Creates the table (idempotent) and prepares the store's statements. */
 function prepareStatements(db: SqliteDatabase, table: string) {
-  db.exec(`CREATE TABLE IF NOT EXISTS ${table} (sid TEXT PRIMARY KEY NOT NULL, data TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  db.exec(`CREATE TABLE IF NOT EXISTS ${table} (sid TEXT PRIMARY KEY NOT NULL, `
+    + `data TEXT NOT NULL, expires_at INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS ${table}_expires_at ON ${table} (expires_at);`);
   return {
     get: db.prepare<[string, number], { data: string }>(`SELECT data FROM ${table} WHERE sid = ? AND expires_at > ?`),
-    set: db.prepare<[string, string, number]>(`INSERT INTO ${table} (sid, data, expires_at) VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at`),
+    set: db.prepare<[string, string, number]>(`INSERT INTO ${table} (sid, data, expires_at) VALUES (?, ?, ?) `
+      + 'ON CONFLICT(sid) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at'),
     touch: db.prepare<[number, string]>(`UPDATE ${table} SET expires_at = ? WHERE sid = ?`),
     destroy: db.prepare<[string]>(`DELETE FROM ${table} WHERE sid = ?`),
     prune: db.prepare<[number]>(`DELETE FROM ${table} WHERE expires_at <= ?`),
@@ -58,7 +60,9 @@ export class SqliteSessionStore extends session.Store {
     this.db = options.db;
     this.ttlSeconds = options.ttlSeconds ?? 86400;
     const table = options.table ?? 'sessions';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new Error(`Invalid table name "${table}": use letters, digits and underscores.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) {
+      throw new Error(`Invalid table name "${table}": use letters, digits and underscores.`);
+    }
     this.statements = prepareStatements(this.db, table);
     this.prune();
     const every = options.pruneIntervalSeconds ?? 900;

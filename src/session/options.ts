@@ -17,7 +17,9 @@ function checkSecret(secret: unknown, ctx: z.core.$RefinementCtx, path: Property
     ctx.addIssue({ code: 'custom', path, message, input: undefined, params: { got, hint: GENERATE } });
   } else if (secret.length < MIN_SECRET) {
     const params = { got: String(secret.length), hint: GENERATE };
-    ctx.addIssue({ code: 'custom', path, message: `expected at least ${MIN_SECRET} characters`, input: undefined, params });
+    ctx.addIssue({
+      code: 'custom', path, message: `expected at least ${MIN_SECRET} characters`, input: undefined, params,
+    });
   }
 }
 
@@ -97,9 +99,13 @@ export const sessionOptionsSchema = optionsObject(sessionOptionsShape).transform
     fail('store', 'the in-memory store loses sessions on restart and is not shared between instances; it is for '
       + `tests only (environment ${JSON.stringify(environment)}). Use "sqlite" (the default) or "redis"`);
   } else if (store === 'redis' && (typeof redis !== 'object' || redis === null || typeof redis.get !== 'function')) {
-    fail('redis', 'expected a connected node-redis client, e.g. await openRedis(url)', redis === undefined ? 'nothing' : typeof redis);
+    fail(
+      'redis', 'expected a connected node-redis client, e.g. await openRedis(url)',
+      redis === undefined ? 'nothing' : typeof redis,
+    );
   } else if (store === 'redis' && !redis!.isOpen) {
-    fail('redis', 'the Redis client is not connected; await client.connect() (or use openRedis(url)) before building the layer');
+    fail('redis', 'the Redis client is not connected; await client.connect() (or use openRedis(url)) '
+      + 'before building the layer');
   } else if (store !== 'redis' && redis !== undefined) {
     fail('redis', `a Redis client was given but store is ${JSON.stringify(store)}; drop one of them`);
   } else if (store !== 'sqlite' && o.sqlitePath !== undefined) {

@@ -17,7 +17,8 @@ export const SESSION_UNAVAILABLE_MESSAGE = 'Session storage is unavailable.';
  */
 export function requireSession(req: Request): Session & Partial<SessionData> {
   if (req.sessionInfo === undefined) {
-    throw new Error('requireSession() needs the session layer: pass sessionLayer({ … }) as layers.session to createKernel.');
+    throw new Error('requireSession() needs the session layer: pass sessionLayer({ … }) '
+      + 'as layers.session to createKernel.');
   }
   const session = (req as { session?: Session & Partial<SessionData> }).session;
   if (req.sessionUnavailable === true || session === undefined) {

@@ -19,7 +19,8 @@ export interface SessionInfo {
 /** Text shown instead of a secret (as the profiler's request panel masks secret headers). */
 export const REDACTED = '******';
 
-const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|auth|credential|csrf|otp|signature|salt/i;
+const SECRET_NAME =
+  /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|auth|credential|csrf|otp|signature|salt/i;
 const SECRET_VALUE = [
   /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/, // JWT
   /^(?:bearer|basic)\s+\S+/i, // Authorization header value
@@ -71,7 +72,9 @@ export function describeSession(
   unavailable: boolean,
 ): SessionInfo {
   const attributes: Record<string, unknown> = {};
-  if (session !== undefined) for (const [k, v] of Object.entries(session)) if (k !== 'cookie') attributes[k] = redactValue(k, v);
+  if (session !== undefined) {
+    for (const [k, v] of Object.entries(session)) if (k !== 'cookie') attributes[k] = redactValue(k, v);
+  }
   const started = session !== undefined && (loaded || Object.keys(attributes).length > 0);
   return Object.freeze({
     id: started && typeof sessionId === 'string' ? redactSessionId(sessionId) : null,

@@ -6,7 +6,9 @@ import { loadPeer } from '../storage/optionalPeer';
 import { openSqlite } from '../storage/sqlite';
 import { ResolvedSessionOptions, resolveSessionOptions, SessionOptions } from './options';
 import { describeSession, SessionInfo, SessionStoreName } from './sessionInfo';
-import { existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle, type SessionRequest } from './previousSession';
+import {
+  existingSession, installSessionAccessors, SESSION_PENDING, SESSION_STATE, type SessionHandle, type SessionRequest,
+} from './previousSession';
 import { parse as parseCookie } from 'cookie';
 import { SqliteSessionStore } from './SqliteSessionStore';
 import { defineRequestSlot } from '../http/requestSlots';
@@ -69,7 +71,9 @@ function openStore(o: ResolvedSessionOptions): OpenStore {
     return { store, available: () => db.open, close: () => { store.stop(); db.close(); } };
   } catch (e) {
     db.close();
-    throw new KernelConfigError('session.sqlitePath', `cannot use SQLite database "${o.sqlitePath}": ${(e as Error).message}`);
+    throw new KernelConfigError(
+      'session.sqlitePath', `cannot use SQLite database "${o.sqlitePath}": ${(e as Error).message}`,
+    );
   }
 }
 

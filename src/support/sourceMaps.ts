@@ -36,14 +36,19 @@ function load(file: string): LoadedMap | null {
     if (url.startsWith('data:')) {
       const comma = url.indexOf(',');
       const payload = url.slice(comma + 1);
-      json = url.slice(0, comma).endsWith(';base64') ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+      json = url.slice(0, comma).endsWith(';base64')
+        ? Buffer.from(payload, 'base64').toString('utf8')
+        : decodeURIComponent(payload);
     } else {
       const mapFile = url.startsWith('file://') ? fileURLToPath(url) : path.resolve(mapDir, decodeURIComponent(url));
       json = fs.readFileSync(mapFile, 'utf8');
       mapDir = path.dirname(mapFile);
     }
     const payload = JSON.parse(json) as { sourceRoot?: string };
-    return { map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), root: path.resolve(mapDir, payload.sourceRoot ?? '') };
+    return {
+      map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]),
+      root: path.resolve(mapDir, payload.sourceRoot ?? ''),
+    };
   } catch {
     return null;
   }
@@ -76,7 +81,9 @@ export function originalPosition(
     originalSource?: string; originalLine?: number; originalColumn?: number;
   };
   if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
-  const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : path.resolve(loaded.root, entry.originalSource);
+  const source = entry.originalSource.startsWith('file://')
+    ? fileURLToPath(entry.originalSource)
+    : path.resolve(loaded.root, entry.originalSource);
   return { file: source, line: entry.originalLine + 1, column: (entry.originalColumn ?? 0) + 1 };
 }
 

@@ -53,7 +53,9 @@ const DEMO_DIRS = KERNEL_DIRS.map((d) => path.join(d, 'demo') + path.sep);
  * own (its `dist/` or `src/`, not the demo), or not a file path at all.
  */
 export function isVendorFile(file: string): boolean {
-  if (file.startsWith('node:') || !path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) return true;
+  if (file.startsWith('node:') || !path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`)) {
+    return true;
+  }
   return KERNEL_DIRS.some((d) => file.startsWith(d)) && !DEMO_DIRS.some((d) => file.startsWith(d));
 }
 

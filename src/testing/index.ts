@@ -74,7 +74,8 @@ function tokenOf(response: ResponseLike): string | undefined {
 }
 
 function isStorage(source: unknown): source is ProfilerStorage {
-  return typeof source === 'object' && source !== null && typeof (source as ProfilerStorage).read === 'function' && typeof (source as ProfilerStorage).find === 'function';
+  return typeof source === 'object' && source !== null
+    && typeof (source as ProfilerStorage).read === 'function' && typeof (source as ProfilerStorage).find === 'function';
 }
 
 function storageOf(source: unknown): ProfilerStorage | undefined {
@@ -105,13 +106,16 @@ function kernelOfSupertest(response: ResponseLike): unknown {
 export async function profileOf(response: ResponseLike, source?: ProfileSource): Promise<TypedProfile> {
   const token = tokenOf(response);
   if (token === undefined) {
-    throw new Error('profileOf: the response has no X-Debug-Token header. Is the kernel in debug mode with the profiler on, and is the path outside /_profiler and /_wdt?');
+    throw new Error('profileOf: the response has no X-Debug-Token header. Is the kernel in debug mode '
+      + 'with the profiler on, and is the path outside /_profiler and /_wdt?');
   }
   const storage = storageOf(source) ?? (source === undefined ? storageOf(kernelOfSupertest(response)) : undefined);
   if (storage === undefined) {
     throw new Error('profileOf: no profiler store found. Pass the kernel or its store: profileOf(res, kernel).');
   }
   const profile = await storage.read(token);
-  if (profile === null) throw new Error(`profileOf: no profile stored for token "${token}" (evicted, expired, or another store).`);
+  if (profile === null) {
+    throw new Error(`profileOf: no profile stored for token "${token}" (evicted, expired, or another store).`);
+  }
   return profile as TypedProfile;
 }

@@ -26,7 +26,8 @@ export const timeZoneOptionsSchema = optionsObject({
    * next source decides). Runs after the firewall, so `req.user` is known.
    * @example (req) => req.user?.timeZone
    */
-  userPreference: functionOption<(req: Request) => string | null | undefined>('a function (req) => string | undefined').optional(),
+  userPreference: functionOption<(req: Request) => string | null | undefined>('a function (req) => string | undefined')
+    .optional(),
   /**
    * The cookie read after the `Time-Zone` header; an invalid value in it is ignored.
    * @default 'tz'

@@ -67,7 +67,8 @@ export class PreconditionFailedError extends HttpError {
   override name = 'PreconditionFailedError';
   constructor(etag: string) {
     super('ERR_API_PRECONDITION_FAILED',
-      `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`, { headers: { ETag: etag } });
+      `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`,
+      { headers: { ETag: etag } });
   }
 }
 
@@ -76,7 +77,9 @@ export class ValidationError extends HttpError {
   override name = 'ValidationError';
   readonly violations: readonly Violation[];
   constructor(violations: readonly Violation[]) {
-    const summary = violations.map((v) => (v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`)).join('\n');
+    const summary = violations
+      .map((v) => (v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`))
+      .join('\n');
     super('ERR_API_VALIDATION_FAILED', summary);
     this.violations = Object.freeze([...violations]);
   }

@@ -179,10 +179,13 @@ export class ResourceEndpoint {
   }
 
   private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
-    const query = parseCollectionQuery(req.kernel?.uri?.queryString ?? '', this.resource, { prefixes: this.paths.prefixes });
+    const query = parseCollectionQuery(
+      req.kernel?.uri?.queryString ?? '', this.resource, { prefixes: this.paths.prefixes },
+    );
     const page = await this.resource.provider.provideCollection(this.resource.metadata, query, this.stateContext(req));
     if (page.totalItems !== undefined && query.page > lastPage(page.totalItems, query.itemsPerPage)) {
-      throw new InvalidQueryError(`The page ${query.page} is out of range: the last page is ${lastPage(page.totalItems, query.itemsPerPage)}.`);
+      const last = lastPage(page.totalItems, query.itemsPerPage);
+      throw new InvalidQueryError(`The page ${query.page} is out of range: the last page is ${last}.`);
     }
     const base = requestBase(req);
     const path = `${base.baseUrl}${this.resource.routePrefix}`;
@@ -251,7 +254,9 @@ export class ResourceEndpoint {
       const outcome = await processor!.replace(metadata, item.id, data, version, this.stateContext(req));
       if (outcome.status !== 'conflict') return this.sendItem(req, res, format, this.written(outcome, req), 200);
       if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
-      if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
+      if (attempt >= WRITE_ATTEMPTS) {
+        throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
+      }
       // Another client wrote first: redo the change on its version (PATCH merges again, and its
       // post-denormalization rule sees the new stored object), never overwrite it blindly.
       item = outcome.current;
@@ -286,10 +291,14 @@ export class ResourceEndpoint {
       }
       if (outcome.status === 'not_found') throw new ItemNotFoundError(this.resource.shortName, String(item.id));
       if (outcome.status === 'referenced') {
-        throw new ConflictError(`Conflict: ${this.resource.shortName} ${item.id} cannot be deleted: ${outcome.by} refers to it.`);
+        throw new ConflictError(
+          `Conflict: ${this.resource.shortName} ${item.id} cannot be deleted: ${outcome.by} refers to it.`,
+        );
       }
       if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
-      if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('Conflict: the item kept changing while it was deleted; try again.');
+      if (attempt >= WRITE_ATTEMPTS) {
+        throw new ConflictError('Conflict: the item kept changing while it was deleted; try again.');
+      }
       item = outcome.current;
     }
   }

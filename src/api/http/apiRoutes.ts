@@ -9,7 +9,9 @@ import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { entrypointHal } from '../serializer/hal';
-import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation } from '../serializer/jsonld';
+import {
+  BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation,
+} from '../serializer/jsonld';
 import { apiOptionsSchema, type ApiOptions } from './ApiOptions';
 import { ItemNotFoundError } from './ApiErrors';
 import { apiErrorRenderer } from './apiErrorRenderer';
@@ -62,7 +64,8 @@ function operationRoute(
 ): Route {
   const endpoint = new ResourceEndpoint(resource, ops, paths, page, context);
   const writes = ops.some((op) => op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch');
-  const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined => ops.find((op) => op[key] !== undefined)?.[key];
+  const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined =>
+    ops.find((op) => op[key] !== undefined)?.[key];
   const security = endpoint.security();
   const postDenormalize = endpoint.securityPostDenormalize();
   const options: ApiRouteOptions = {
@@ -72,7 +75,9 @@ function operationRoute(
     ...(first('securityMessage') !== undefined ? { securityMessage: first('securityMessage') } : {}),
     ...(writes ? { denormalize: endpoint.denormalize } : {}),
     ...(postDenormalize !== undefined ? { securityPostDenormalize: postDenormalize } : {}),
-    ...(first('securityPostDenormalizeMessage') !== undefined ? { securityPostDenormalizeMessage: first('securityPostDenormalizeMessage') } : {}),
+    ...(first('securityPostDenormalizeMessage') !== undefined
+      ? { securityPostDenormalizeMessage: first('securityPostDenormalizeMessage') }
+      : {}),
   };
   return new Route(ops[0].path, {
     methods: ops.map((op) => op.method),
@@ -107,7 +112,11 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths) };
   const routes = new RouteCollection();
   const add = (name: string, route: Route): void => {
-    if (routes.get(name) !== undefined) throw new KernelConfigError('api.resources', `two routes are named "${name}"; give the operations distinct names.`);
+    if (routes.get(name) !== undefined) {
+      throw new KernelConfigError(
+        'api.resources', `two routes are named "${name}"; give the operations distinct names.`,
+      );
+    }
     routes.add(name, route);
   };
   const negotiated = (req: Request): object | null => {
@@ -123,7 +132,9 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
       if (format === 'html') return page(req, res, next);
       const b = requestBase(req);
       const collections: Record<string, string> = {};
-      for (const r of paths.resources.values()) collections[entrypointKey(r.shortName)] = `${b.baseUrl}${r.routePrefix}`;
+      for (const r of paths.resources.values()) {
+        collections[entrypointKey(r.shortName)] = `${b.baseUrl}${r.routePrefix}`;
+      }
       const body = format === 'hal' ? entrypointHal(`${b.baseUrl}${paths.entrypoint}`, collections)
         : format === 'json' ? collections : entrypointJsonLd(paths, b);
       sendFormatted(res, format, 200, body);

@@ -29,7 +29,8 @@ export function negotiateFormat(req: Request, html: boolean): ApiFormat {
   if (accept === undefined || accept.trim() === '') return 'jsonld';
   const negotiator = new Negotiator({ headers: { accept } });
   const offered = html ? OFFERED : OFFERED.slice(0, 3);
-  const type = negotiator.mediaType(offered) ?? (negotiator.mediaType(['application/problem+json']) !== undefined ? FORMAT_TYPES.json : undefined);
+  const type = negotiator.mediaType(offered)
+    ?? (negotiator.mediaType(['application/problem+json']) !== undefined ? FORMAT_TYPES.json : undefined);
   if (type === undefined) throw new NotAcceptableError(accept, offered);
   return BY_TYPE.get(type) as ApiFormat;
 }

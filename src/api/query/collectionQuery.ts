@@ -27,7 +27,9 @@ function shown(value: string): string {
 }
 
 function bad(parameter: string, what: string, value: string): InvalidQueryError {
-  return new InvalidQueryError(`Invalid value ${shown(value)} for the query parameter "${parameter}": expected ${what}.`);
+  return new InvalidQueryError(
+    `Invalid value ${shown(value)} for the query parameter "${parameter}": expected ${what}.`,
+  );
 }
 
 function isDate(value: string): boolean {
@@ -66,10 +68,14 @@ export function convertValue(
       return new Date(t).toISOString();
     }
     case 'enum':
-      if (enumValues !== undefined && !enumValues.includes(value)) throw bad(parameter, `one of ${enumValues.join(', ')}`, value);
+      if (enumValues !== undefined && !enumValues.includes(value)) {
+        throw bad(parameter, `one of ${enumValues.join(', ')}`, value);
+      }
       return value;
     case 'relation': {
-      const id = /^\d{1,15}$/.test(value) ? Number(value) : relationPrefix === undefined ? null : idFromIri(value, relationPrefix);
+      const id = /^\d{1,15}$/.test(value)
+        ? Number(value)
+        : relationPrefix === undefined ? null : idFromIri(value, relationPrefix);
       if (id === null || id < 1) throw bad(parameter, `an IRI (${relationPrefix ?? ''}/<id>) or an id`, value);
       return id;
     }
@@ -87,20 +93,26 @@ export interface QueryContext {
 
 function single(pairs: QueryPair[], name: string): string | undefined {
   const found = pairs.filter((p) => p.name === name);
-  if (found.length > 1) throw new InvalidQueryError(`The query parameter "${name}" is given ${found.length} times; give it once.`);
+  if (found.length > 1) {
+    throw new InvalidQueryError(`The query parameter "${name}" is given ${found.length} times; give it once.`);
+  }
   return found[0]?.value;
 }
 
 function pageNumber(value: string, parameter: string, max: number): number {
   if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw bad(parameter, `an integer from 1 to ${max}`, value);
   const n = Number(value);
-  if (n > max) throw new InvalidQueryError(`The query parameter "${parameter}" is out of range: ${n} is more than ${max}.`);
+  if (n > max) {
+    throw new InvalidQueryError(`The query parameter "${parameter}" is out of range: ${n} is more than ${max}.`);
+  }
   return n;
 }
 
 function knownNames(resource: Resource): string[] {
   const p = resource.pagination;
-  const names = p.enabled ? ['page', ...(p.clientItemsPerPage ? ['itemsPerPage'] : []), ...(p.clientPartial ? ['partial'] : [])] : [];
+  const names = p.enabled
+    ? ['page', ...(p.clientItemsPerPage ? ['itemsPerPage'] : []), ...(p.clientPartial ? ['partial'] : [])]
+    : [];
   return [...names, ...resource.filters.flatMap((f) => f.parameters.map((x) => x.name))];
 }
 
@@ -144,7 +156,9 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
       if (f === undefined) throw unknown(name, resource);
       const direction = value.toLowerCase();
       if (direction !== 'asc' && direction !== 'desc') throw bad(name, 'asc or desc', value);
-      if (order.some((o) => o.property === key)) throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
+      if (order.some((o) => o.property === key)) {
+        throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
+      }
       order.push({ property: key, direction });
       continue;
     }
@@ -173,11 +187,16 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
       if (key === 'between') {
         const parts = value.split('..');
         if (parts.length !== 2) throw bad(name, 'two values separated by ".." (low..high)', value);
-        conditions.push({ type: 'range', property: base, operator: 'gte', value: convert(f, parts[0], name) as number | string });
-        conditions.push({ type: 'range', property: base, operator: 'lte', value: convert(f, parts[1], name) as number | string });
+        conditions.push({
+          type: 'range', property: base, operator: 'gte', value: convert(f, parts[0], name) as number | string,
+        });
+        conditions.push({
+          type: 'range', property: base, operator: 'lte', value: convert(f, parts[1], name) as number | string,
+        });
       } else {
         conditions.push({
-          type: 'range', property: base, operator: key as 'gt' | 'gte' | 'lt' | 'lte', value: convert(f, value, name) as number | string,
+          type: 'range', property: base, operator: key as 'gt' | 'gte' | 'lt' | 'lte',
+          value: convert(f, value, name) as number | string,
         });
       }
       continue;
@@ -185,7 +204,10 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     if ((DATE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'date', base);
       if (f === undefined) throw unknown(name, resource);
-      conditions.push({ type: 'date', property: base, operator: key as typeof DATE_OPS[number], value: convert(f, value, name) as string });
+      conditions.push({
+        type: 'date', property: base, operator: key as typeof DATE_OPS[number],
+        value: convert(f, value, name) as string,
+      });
       continue;
     }
     throw unknown(name, resource);
@@ -204,7 +226,9 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     conditions,
     order,
     page: pageValue === undefined ? 1 : pageNumber(pageValue, 'page', MAX_PAGE),
-    itemsPerPage: sizeValue === undefined ? pg.itemsPerPage : pageNumber(sizeValue, 'itemsPerPage', pg.maximumItemsPerPage),
+    itemsPerPage: sizeValue === undefined
+      ? pg.itemsPerPage
+      : pageNumber(sizeValue, 'itemsPerPage', pg.maximumItemsPerPage),
     partial: partialValue === undefined ? pg.partial : convertValue('boolean', partialValue, 'partial') as boolean,
   };
 }
@@ -224,7 +248,9 @@ export function formatCollectionQuery(query: CollectionQuery, resource: Resource
   for (const c of query.conditions) {
     switch (c.type) {
       case 'search':
-        for (const v of c.values) parts.push(`${encode(c.values.length > 1 ? `${c.property}[]` : c.property)}=${encode(String(v))}`);
+        for (const v of c.values) {
+          parts.push(`${encode(c.values.length > 1 ? `${c.property}[]` : c.property)}=${encode(String(v))}`);
+        }
         break;
       case 'range': parts.push(`${encode(`${c.property}[${c.operator}]`)}=${encode(String(c.value))}`); break;
       case 'boolean': parts.push(`${encode(c.property)}=${String(c.value)}`); break;

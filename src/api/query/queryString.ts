@@ -30,7 +30,9 @@ function decode(part: string): string {
  *   nested brackets, or a query string over {@link MAX_QUERY_LENGTH} characters
  */
 export function parseQueryString(raw: string): QueryPair[] {
-  if (raw.length > MAX_QUERY_LENGTH) throw new InvalidQueryError(`The query string is longer than ${MAX_QUERY_LENGTH} characters.`);
+  if (raw.length > MAX_QUERY_LENGTH) {
+    throw new InvalidQueryError(`The query string is longer than ${MAX_QUERY_LENGTH} characters.`);
+  }
   const pairs: QueryPair[] = [];
   for (const part of raw.split('&')) {
     if (part === '') continue;

@@ -49,26 +49,37 @@ function parametersOf(type: FilterType, p: PropertyMetadata, strategy?: SearchSt
       const what = p.kind === 'relation' ? `an IRI or id of ${p.relation ?? 'the target'}` : `${strategy} match`;
       return [
         { ...base, name: p.name, schema, strategy, description: `${p.name}: ${what}.` },
-        { ...base, name: `${p.name}[]`, schema: { type: 'array', items: schema }, strategy, description: `${p.name}: any of (${what}).` },
+        {
+          ...base, name: `${p.name}[]`, schema: { type: 'array', items: schema }, strategy,
+          description: `${p.name}: any of (${what}).`,
+        },
       ];
     }
     case 'order':
-      return [{ ...base, name: `order[${p.name}]`, schema: { type: 'string', enum: ['asc', 'desc'] }, description: `Sort by ${p.name}.` }];
+      return [{
+        ...base, name: `order[${p.name}]`, schema: { type: 'string', enum: ['asc', 'desc'] },
+        description: `Sort by ${p.name}.`,
+      }];
     case 'range':
       return RANGE_OPERATORS.map((op) => ({
         ...base,
         name: `${p.name}[${op}]`,
         schema: op === 'between' ? { type: 'string', pattern: '^.+\\.\\..+$' } : valueSchema(p),
-        description: op === 'between' ? `${p.name} between two values, inclusive: low..high.` : `${p.name} ${op} the value.`,
+        description: op === 'between'
+          ? `${p.name} between two values, inclusive: low..high.`
+          : `${p.name} ${op} the value.`,
       }));
     case 'boolean':
       return [{ ...base, name: p.name, schema: { type: 'boolean' }, description: `${p.name} is true or false.` }];
     case 'date':
       return DATE_OPERATORS.map((op) => ({
-        ...base, name: `${p.name}[${op}]`, schema: valueSchema(p), description: `${p.name} ${op.replace('_', ' ')} the date.`,
+        ...base, name: `${p.name}[${op}]`, schema: valueSchema(p),
+        description: `${p.name} ${op.replace('_', ' ')} the date.`,
       }));
     case 'exists':
-      return [{ ...base, name: `exists[${p.name}]`, schema: { type: 'boolean' }, description: `${p.name} is (not) null.` }];
+      return [{
+        ...base, name: `exists[${p.name}]`, schema: { type: 'boolean' }, description: `${p.name} is (not) null.`,
+      }];
   }
 }
 

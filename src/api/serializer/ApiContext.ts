@@ -30,7 +30,10 @@ export interface RequestBase {
 /** The base URL and origin of the request, as the kernel's URI saw them (trusted proxies applied). */
 export function requestBase(req: Request): RequestBase {
   const uri = req.kernel?.uri;
-  return { baseUrl: uri?.baseUrl ?? '', origin: uri?.schemeAndHttpHost ?? `${req.protocol}://${req.get('host') ?? 'localhost'}` };
+  return {
+    baseUrl: uri?.baseUrl ?? '',
+    origin: uri?.schemeAndHttpHost ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+  };
 }
 
 /** The vocabulary IRI (`http://host/api/docs.jsonld#`): absolute, as a JSON-LD processor needs. */

@@ -26,14 +26,20 @@ export function contextIri(paths: ApiPaths, base: RequestBase, name: string): st
 export function memberJsonLd(
   resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
 ): Record<string, unknown> {
-  return { '@id': itemIri(resource.routePrefix, normalized.id as number, base.baseUrl), '@type': resource.shortName, ...normalized };
+  return {
+    '@id': itemIri(resource.routePrefix, normalized.id as number, base.baseUrl),
+    '@type': resource.shortName,
+    ...normalized,
+  };
 }
 
 /** An item document. */
 export function itemJsonLd(
   resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
 ): Record<string, unknown> {
-  return { '@context': contextIri(paths, base, resource.shortName), ...memberJsonLd(resource, normalized, paths, base) };
+  return {
+    '@context': contextIri(paths, base, resource.shortName), ...memberJsonLd(resource, normalized, paths, base),
+  };
 }
 
 /** The `hydra:search` IRI template of a resource's filters, or undefined without filters. */
@@ -80,10 +86,14 @@ export function entrypointKey(shortName: string): string {
 /** The entrypoint (`GET /api`): a link per resource collection. */
 export function entrypointJsonLd(paths: ApiPaths, base: RequestBase): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    '@context': contextIri(paths, base, 'Entrypoint'), '@id': `${base.baseUrl}${paths.entrypoint}`, '@type': 'Entrypoint',
+    '@context': contextIri(paths, base, 'Entrypoint'),
+    '@id': `${base.baseUrl}${paths.entrypoint}`,
+    '@type': 'Entrypoint',
   };
   for (const r of paths.resources.values()) {
-    if (r.operations.some((op) => op.kind === 'GetCollection')) out[entrypointKey(r.shortName)] = `${base.baseUrl}${r.routePrefix}`;
+    if (r.operations.some((op) => op.kind === 'GetCollection')) {
+      out[entrypointKey(r.shortName)] = `${base.baseUrl}${r.routePrefix}`;
+    }
   }
   return out;
 }

@@ -41,6 +41,11 @@ export function pageLinks(path: string, resource: Resource, query: CollectionQue
 
 /** The RFC 8288 `Link` header value of a page's links (relations `first`, `last`, `prev`, `next`). */
 export function linkHeader(links: PageLinks): string {
-  const rel: Array<[keyof PageLinks, string]> = [['first', 'first'], ['previous', 'prev'], ['next', 'next'], ['last', 'last']];
-  return rel.filter(([k]) => links[k] !== undefined).map(([k, name]) => `<${links[k] as string}>; rel="${name}"`).join(', ');
+  const rel: Array<[keyof PageLinks, string]> = [
+    ['first', 'first'], ['previous', 'prev'], ['next', 'next'], ['last', 'last'],
+  ];
+  return rel
+    .filter(([k]) => links[k] !== undefined)
+    .map(([k, name]) => `<${links[k] as string}>; rel="${name}"`)
+    .join(', ');
 }

@@ -49,7 +49,9 @@ export class MemoryState implements StateProvider, StateProcessor {
     });
     const start = (query.page - 1) * query.itemsPerPage;
     const items = matching.slice(start, start + query.itemsPerPage);
-    context?.logQuery?.({ sql: `memory: ${resource.shortName} collection`, parameters: [], durationMs: 0, rows: items.length });
+    context?.logQuery?.({
+      sql: `memory: ${resource.shortName} collection`, parameters: [], durationMs: 0, rows: items.length,
+    });
     return Promise.resolve({
       items,
       ...(query.partial ? {} : { totalItems: matching.length }),
@@ -60,7 +62,9 @@ export class MemoryState implements StateProvider, StateProcessor {
   /** @returns the item, or null */
   provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null> {
     const item = this.table(resource).get(id) ?? null;
-    context?.logQuery?.({ sql: `memory: ${resource.shortName} item`, parameters: [id], durationMs: 0, rows: item === null ? 0 : 1 });
+    context?.logQuery?.({
+      sql: `memory: ${resource.shortName} item`, parameters: [id], durationMs: 0, rows: item === null ? 0 : 1,
+    });
     return Promise.resolve(item);
   }
 
@@ -83,7 +87,9 @@ export class MemoryState implements StateProvider, StateProcessor {
     const table = this.table(resource);
     const current = table.get(id);
     if (current === undefined) return Promise.resolve({ status: 'not_found' });
-    if (expectedVersion !== undefined && current.version !== expectedVersion) return Promise.resolve({ status: 'conflict', current });
+    if (expectedVersion !== undefined && current.version !== expectedVersion) {
+      return Promise.resolve({ status: 'conflict', current });
+    }
     const bad = this.badRelation(resource, data);
     if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', property: bad });
     const item = freezeItem(id, current.version + 1, resource, data);
@@ -96,7 +102,9 @@ export class MemoryState implements StateProvider, StateProcessor {
     const table = this.table(resource);
     const current = table.get(id);
     if (current === undefined) return Promise.resolve({ status: 'not_found' });
-    if (expectedVersion !== undefined && current.version !== expectedVersion) return Promise.resolve({ status: 'conflict', current });
+    if (expectedVersion !== undefined && current.version !== expectedVersion) {
+      return Promise.resolve({ status: 'conflict', current });
+    }
     for (const [source, property] of this.referrers.get(resource.shortName) ?? []) {
       for (const other of this.tables.get(source)?.values() ?? []) {
         if (other.data[property] === id) return Promise.resolve({ status: 'referenced', by: `${source} ${other.id}` });

@@ -90,7 +90,8 @@ export function toStoredData(
       const id = typeof v === 'string' ? idFromIri(v, prefix, baseUrl) : null;
       if (id === null) {
         violations.push({
-          propertyPath: p.name, code: 'invalid_iri', message: `Expected the IRI of a ${p.relation ?? ''} (${prefix}/<id>).`,
+          propertyPath: p.name, code: 'invalid_iri',
+          message: `Expected the IRI of a ${p.relation ?? ''} (${prefix}/<id>).`,
         });
       }
       data[p.name] = id;
@@ -107,5 +108,7 @@ export function toStoredData(
 /** The 422 for a relation the store says names no item. */
 export function invalidRelation(resource: Resource, property: string): ValidationError {
   const target = resource.metadata.properties.find((p) => p.name === property)?.relation ?? 'item';
-  return new ValidationError([{ propertyPath: property, code: 'invalid_relation', message: `No ${target} has this IRI.` }]);
+  return new ValidationError([
+    { propertyPath: property, code: 'invalid_relation', message: `No ${target} has this IRI.` },
+  ]);
 }

@@ -45,7 +45,9 @@ function describe(value: unknown, depth = 0): unknown {
   const proto = Object.getPrototypeOf(value) as object | null;
   if (proto !== null && proto !== Object.prototype) {
     const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-    if (name === 'RouteCollection') return `[RouteCollection: ${String((value as { size?: number }).size ?? '?')} routes]`;
+    if (name === 'RouteCollection') {
+      return `[RouteCollection: ${String((value as { size?: number }).size ?? '?')} routes]`;
+    }
     const level = (value as { level?: unknown }).level;
     if (typeof level === 'string' && 'levels' in value) return `[pino logger, level ${level}]`;
     return `[${name}]`;
@@ -63,7 +65,11 @@ function describe(value: unknown, depth = 0): unknown {
 export class ConfigCollector implements DataCollector<ConfigData> {
   readonly name = 'config';
   readonly label = 'Configuration';
-  private readonly versions = { node: process.version, express: expressVersion(), expressKernel: versionOf(path.join(TEMPLATES_DIR, '..', 'package.json')) };
+  private readonly versions = {
+    node: process.version,
+    express: expressVersion(),
+    expressKernel: versionOf(path.join(TEMPLATES_DIR, '..', 'package.json')),
+  };
   private readonly described = new WeakMap<object, ConfigData>();
   private unknownKernel?: ConfigData;
 
@@ -91,6 +97,7 @@ export class ConfigCollector implements DataCollector<ConfigData> {
 
   /** The express-kernel version and environment, e.g. `0.1.0 (dev)`. */
   summary(data: ConfigData): CollectorSummary {
-    return { text: `${data.versions.expressKernel}${data.environment === null ? '' : ` (${data.environment})`}`, status: 'none' };
+    const environment = data.environment === null ? '' : ` (${data.environment})`;
+    return { text: `${data.versions.expressKernel}${environment}`, status: 'none' };
   }
 }

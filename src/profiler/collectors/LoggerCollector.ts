@@ -13,7 +13,9 @@ export interface LoggerData {
 }
 
 /** The levels the panel's filter offers, lowest first (pino's numbers). */
-export const LOG_LEVELS: ReadonlyArray<readonly [string, number]> = [['trace', 10], ['debug', 20], ['info', 30], ['warn', 40], ['error', 50], ['fatal', 60]];
+export const LOG_LEVELS: ReadonlyArray<readonly [string, number]> = [
+  ['trace', 10], ['debug', 20], ['info', 30], ['warn', 40], ['error', 50], ['fatal', 60],
+];
 
 /**
  * The pino records emitted through `req.log` during the request (Symfony `LoggerDataCollector`).
@@ -40,7 +42,9 @@ export class LoggerCollector implements DataCollector<LoggerData> {
     const errors = data.records.filter((r) => r.level >= 50).length;
     const warnings = data.records.filter((r) => r.level >= 40 && r.level < 50).length;
     if (errors > 0) return { text: `${errors} error${errors === 1 ? '' : 's'}`, status: 'error', count: errors };
-    if (warnings > 0) return { text: `${warnings} warning${warnings === 1 ? '' : 's'}`, status: 'warning', count: warnings };
+    if (warnings > 0) {
+      return { text: `${warnings} warning${warnings === 1 ? '' : 's'}`, status: 'warning', count: warnings };
+    }
     return { text: String(data.records.length), status: data.records.length === 0 ? 'disabled' : 'none' };
   }
 }

@@ -30,7 +30,9 @@ export interface RequestData {
 /** The absolute URL of a request, query included, secret-looking query values redacted. */
 export function requestUrl(req: Request): string {
   const uri = req.kernel!.uri;
-  const url = uri === undefined ? req.originalUrl : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`;
+  const url = uri === undefined
+    ? req.originalUrl
+    : `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}${uri.queryString ? '?' + uri.queryString : ''}`;
   return redactUrl(url);
 }
 
@@ -61,6 +63,9 @@ export class RequestCollector implements DataCollector<RequestData> {
 
   /** `200 @ book_list`, or the status alone when no route matched. */
   summary(data: RequestData): CollectorSummary {
-    return { text: data.route === undefined ? String(data.statusCode) : `${data.statusCode} @ ${data.route}`, status: statusOfCode(data.statusCode) };
+    return {
+      text: data.route === undefined ? String(data.statusCode) : `${data.statusCode} @ ${data.route}`,
+      status: statusOfCode(data.statusCode),
+    };
   }
 }

@@ -40,7 +40,10 @@ export class TimeCollector implements DataCollector<TimeData> {
 
   /** `27 ms`; yellow from 1 s, red from 5 s. */
   summary(data: TimeData): CollectorSummary {
-    return { text: `${Math.round(data.duration)} ms`, status: data.duration >= 5000 ? 'error' : data.duration >= 1000 ? 'warning' : 'none' };
+    return {
+      text: `${Math.round(data.duration)} ms`,
+      status: data.duration >= 5000 ? 'error' : data.duration >= 1000 ? 'warning' : 'none',
+    };
   }
 }
 

@@ -3,7 +3,9 @@ import { openRedis, RedisClient } from '../../storage/redis';
 import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import { ClosableProfilerStorage, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';
-import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
+import {
+  ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention,
+} from './retention';
 
 /** Options of {@link RedisProfilerStorage}: where its keys go, and the retention caps. */
 export interface RedisProfilerStorageOptions extends ProfilerStorageOptions {
@@ -96,14 +98,21 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
     this.retention = resolveRetention(options, ['keyPrefix', 'timeoutMs']);
     this.timeoutMs = storeTimeout(options.timeoutMs);
     if (typeof client !== 'object' || client === null || typeof client.eval !== 'function') {
-      throw invalidOption(`${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url)', client, { got: false });
+      throw invalidOption(
+        `${OPTION_PREFIX}redis`, 'expected a connected node-redis client, e.g. await openRedis(url)', client,
+        { got: false },
+      );
     }
     const prefix = options.keyPrefix ?? 'express-kernel:profiler:';
     if (typeof prefix !== 'string' || !/^[\w:.{}-]*$/.test(prefix)) {
-      throw invalidOption(`${OPTION_PREFIX}keyPrefix`, 'expected letters, digits and ":_-.{}" only, e.g. "myapp:profiler:"', prefix);
+      throw invalidOption(
+        `${OPTION_PREFIX}keyPrefix`, 'expected letters, digits and ":_-.{}" only, e.g. "myapp:profiler:"', prefix,
+      );
     }
     this.keyPrefix = prefix;
-    this.keys = { index: `${prefix}index`, summaries: `${prefix}summaries`, sizes: `${prefix}sizes`, bytes: `${prefix}bytes` };
+    this.keys = {
+      index: `${prefix}index`, summaries: `${prefix}summaries`, sizes: `${prefix}sizes`, bytes: `${prefix}bytes`,
+    };
   }
 
   /**

@@ -4,7 +4,9 @@ import { storageUnavailable } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import type { ClosableProfilerStorage } from './ProfilerStorage';
 import { resultLimit } from './ProfilerStorage';
-import { ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention } from './retention';
+import {
+  ageCutoff, encodeProfile, OPTION_PREFIX, ProfilerStorageOptions, ResolvedRetention, resolveRetention,
+} from './retention';
 import { invalidOption } from '../../config/optionError';
 import { due } from '../../support/due';
 
@@ -52,7 +54,8 @@ CREATE INDEX IF NOT EXISTS ${TABLE}_time ON ${TABLE} (time DESC, token DESC);
 -- find's other filters (status code, method…) are checked along the time index, newest first:
 -- a status index cost every write more than it saved the search page
 DROP INDEX IF EXISTS ${TABLE}_status_time;
-CREATE TABLE IF NOT EXISTS ${TOTALS} (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ${TOTALS} (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL, `
+  + `bytes INTEGER NOT NULL);
 CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_insert AFTER INSERT ON ${TABLE}
   BEGIN UPDATE ${TOTALS} SET n = n + 1, bytes = bytes + NEW.size_bytes WHERE id = 1; END;
 CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_delete AFTER DELETE ON ${TABLE}
@@ -62,7 +65,8 @@ CREATE TRIGGER IF NOT EXISTS ${TABLE}_count_update AFTER UPDATE OF size_bytes ON
 `;
 
 /** Recounts the totals (at open: files written before the totals table existed). */
-const RECOUNT = `INSERT OR REPLACE INTO ${TOTALS} (id, n, bytes) SELECT 1, COUNT(*), COALESCE(SUM(size_bytes), 0) FROM ${TABLE}`;
+const RECOUNT = `INSERT OR REPLACE INTO ${TOTALS} (id, n, bytes) `
+  + `SELECT 1, COUNT(*), COALESCE(SUM(size_bytes), 0) FROM ${TABLE}`;
 
 const NEWEST_FIRST = 'ORDER BY time DESC, token DESC';
 
@@ -140,7 +144,8 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     }
     this.writesVisibleAtOnce = options.awaitCommit === false;
     if (options.database !== undefined) {
-      if (typeof options.database !== 'object' || options.database === null || typeof options.database.prepare !== 'function') {
+      if (typeof options.database !== 'object' || options.database === null
+        || typeof options.database.prepare !== 'function') {
         const what = 'expected an open better-sqlite3 database, e.g. openSqlite(file)';
         throw invalidOption(`${OPTION_PREFIX}database`, what, options.database, { got: false });
       }
@@ -169,10 +174,13 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       has: this.db.prepare(`SELECT 1 AS found FROM ${TABLE} WHERE token = ? AND time >= ?`),
       // an upsert (not INSERT OR REPLACE, whose implicit delete fires no trigger): a token written
       // again replaces its row in place, and the update trigger keeps the byte total
-      write: this.db.prepare(`INSERT INTO ${TABLE} (token, parent, ip, method, url, time, status_code, route, size_bytes, profile)
+      write: this.db.prepare(`INSERT INTO ${TABLE} (token, parent, ip, method, url, time, `
+        + `status_code, route, size_bytes, profile)
         VALUES (@token, @parent, @ip, @method, @url, @time, @statusCode, @route, @bytes, @json)
-        ON CONFLICT (token) DO UPDATE SET parent = excluded.parent, ip = excluded.ip, method = excluded.method, url = excluded.url,
-          time = excluded.time, status_code = excluded.status_code, route = excluded.route, size_bytes = excluded.size_bytes, profile = excluded.profile`),
+        ON CONFLICT (token) DO UPDATE SET parent = excluded.parent, ip = excluded.ip, `
+        + `method = excluded.method, url = excluded.url,
+          time = excluded.time, status_code = excluded.status_code, route = excluded.route, `
+        + 'size_bytes = excluded.size_bytes, profile = excluded.profile'),
       remove: this.db.prepare(`DELETE FROM ${TABLE} WHERE token = ?`),
       expire: this.db.prepare(`DELETE FROM ${TABLE} WHERE time < ?`),
       oldest: this.db.prepare(`SELECT token, size_bytes FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?`),

@@ -40,7 +40,9 @@ export async function createProfilerStorage(config: ProfilerStorageConfig = {}):
   resolveRetention(config, ['sqlitePath', 'redisUrl', 'timeoutMs', 'awaitCommit']);
   if (redisUrl !== undefined) {
     if (typeof redisUrl !== 'string' || !/^rediss?:\/\//.test(redisUrl)) {
-      throw invalidOption(`${OPTION_PREFIX}redisUrl`, 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"', redisUrl);
+      throw invalidOption(
+        `${OPTION_PREFIX}redisUrl`, 'expected a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"', redisUrl,
+      );
     }
     return RedisProfilerStorage.open(redisUrl, { ...retention, timeoutMs });
   }

@@ -95,7 +95,8 @@ export function encodeProfile(profile: Profile, retention: ResolvedRetention): E
   const json = profileJson(profile);
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > retention.maxBytes) {
-    throw new RangeError(`Profile "${profile.token}" is ${bytes} bytes, more than "${OPTION_PREFIX}maxBytes" (${retention.maxBytes}); it is not stored.`);
+    throw new RangeError(`Profile "${profile.token}" is ${bytes} bytes, `
+      + `more than "${OPTION_PREFIX}maxBytes" (${retention.maxBytes}); it is not stored.`);
   }
   return { json, bytes };
 }

@@ -91,7 +91,9 @@ function buildQuery(params: Record<string, ParameterValue>, prefix?: string): st
   for (const [k, v] of Object.entries(params)) {
     if (v === null || v === undefined) continue;
     const key = prefix === undefined ? k : `${prefix}[${k}]`;
-    if (typeof v === 'object') parts.push(...buildQuery(Array.isArray(v) ? Object.fromEntries(v.map((x, i) => [String(i), x])) : v, key));
+    if (typeof v === 'object') {
+      parts.push(...buildQuery(Array.isArray(v) ? Object.fromEntries(v.map((x, i) => [String(i), x])) : v, key));
+    }
     else parts.push(`${rawUrlEncode(key)}=${rawUrlEncode(typeof v === 'boolean' ? (v ? '1' : '0') : String(v))}`);
   }
   return parts;
@@ -224,7 +226,8 @@ export class UrlGenerator implements UrlGeneratorInterface {
       }
     }
     let schemeAuthority = '';
-    if ((type === ReferenceType.ABSOLUTE_URL || type === ReferenceType.NETWORK_PATH) && (host !== '' || (scheme !== '' && scheme !== 'http' && scheme !== 'https'))) {
+    if ((type === ReferenceType.ABSOLUTE_URL || type === ReferenceType.NETWORK_PATH)
+      && (host !== '' || (scheme !== '' && scheme !== 'http' && scheme !== 'https'))) {
       let port = '';
       if (scheme === 'http' && this.context.httpPort !== 80) port = `:${this.context.httpPort}`;
       else if (scheme === 'https' && this.context.httpsPort !== 443) port = `:${this.context.httpsPort}`;

@@ -71,7 +71,8 @@ export function addLocalizedPrefix(routes: RouteCollection, prefix: LocalizedPat
         routes.add(`${name}.${l}`, variant(route, l, name, { path: pathFor(p, route) }), priority);
       }
     } else if (typeof locale !== 'string' || prefixes[locale] === undefined) {
-      throw new RoutingArgumentError(`Route "${name}" with locale "${typeof locale === 'string' ? locale : JSON.stringify(locale)}" is missing a corresponding ` +
+      const shown = typeof locale === 'string' ? locale : JSON.stringify(locale);
+      throw new RoutingArgumentError(`Route "${name}" with locale "${shown}" is missing a corresponding ` +
         `prefix in its parent collection.`);
     } else {
       routes.add(name, route.with({ path: pathFor(prefixes[locale], route) }), priority);
@@ -97,7 +98,8 @@ export function addLocalizedHost(routes: RouteCollection, host: LocalizedPath): 
         routes.add(`${name}.${l}`, variant(route, l, name, { host: h }), priority);
       }
     } else if (typeof locale !== 'string' || host[locale] === undefined) {
-      throw new RoutingArgumentError(`Route "${name}" with locale "${typeof locale === 'string' ? locale : JSON.stringify(locale)}" is missing a corresponding ` +
+      const shown = typeof locale === 'string' ? locale : JSON.stringify(locale);
+      throw new RoutingArgumentError(`Route "${name}" with locale "${shown}" is missing a corresponding ` +
         `host in its parent collection.`);
     } else {
       routes.add(name, route.with({

@@ -43,7 +43,9 @@ export class RouteIndex {
         const key = `${s.regex.flags}:${s.source}`;
         let edge = current.dynamics.find((d) => d.key === key);
         // a lone default variable (`[^/]+`) matches any non-empty segment: no regex needed
-        if (edge === undefined) current.dynamics.push((edge = { key, regex: s.regex, node: node(), anyNonEmpty: s.source === '(?:[^/]+)' }));
+        if (edge === undefined) {
+          current.dynamics.push((edge = { key, regex: s.regex, node: node(), anyNonEmpty: s.source === '(?:[^/]+)' }));
+        }
         current = edge.node;
       }
     }

@@ -65,7 +65,9 @@ export class TraceableUrlMatcher {
           const one = route.withRequirements({ [n]: regex }).compile();
           return one.variables.includes(n) && !one.regex.test(path);
         });
-        if (failing !== undefined) add(`Requirement for "${failing[0]}" does not match (${failing[1]})`, TraceLevel.ROUTE_ALMOST_MATCHES);
+        if (failing !== undefined) {
+          add(`Requirement for "${failing[0]}" does not match (${failing[1]})`, TraceLevel.ROUTE_ALMOST_MATCHES);
+        }
         continue;
       }
       let hasTrailingVar = trimmed !== path && compiled.hasTrailingVar;
@@ -84,7 +86,10 @@ export class TraceableUrlMatcher {
         continue;
       }
       if (route.condition !== undefined && !route.condition({ ...context, pathInfo })) {
-        add(`Condition "${route.condition.name || 'function'}" does not evaluate to "true"`, TraceLevel.ROUTE_ALMOST_MATCHES);
+        add(
+          `Condition "${route.condition.name || 'function'}" does not evaluate to "true"`,
+          TraceLevel.ROUTE_ALMOST_MATCHES,
+        );
         continue;
       }
       if (path !== '/' && !hasTrailingVar && compiled.hasTrailingSlash === (trimmed === path)) {
@@ -92,11 +97,17 @@ export class TraceableUrlMatcher {
         continue;
       }
       if (route.schemes.length > 0 && !route.schemes.includes(context.scheme)) {
-        add(`Scheme "${context.scheme}" does not match any of the required schemes (${route.schemes.join(', ')})`, TraceLevel.ROUTE_ALMOST_MATCHES);
+        add(
+          `Scheme "${context.scheme}" does not match any of the required schemes (${route.schemes.join(', ')})`,
+          TraceLevel.ROUTE_ALMOST_MATCHES,
+        );
         continue;
       }
       if (route.methods.length > 0 && !route.methods.includes(method)) {
-        add(`Method "${context.method}" does not match any of the required methods (${route.methods.join(', ')})`, TraceLevel.ROUTE_ALMOST_MATCHES);
+        add(
+          `Method "${context.method}" does not match any of the required methods (${route.methods.join(', ')})`,
+          TraceLevel.ROUTE_ALMOST_MATCHES,
+        );
         continue;
       }
       add('Route matches!', TraceLevel.ROUTE_MATCHES);

@@ -123,7 +123,9 @@ export class UrlMatcher implements UrlMatcherInterface {
   match(pathInfo: string, context: MatchContext): MatchResult {
     const outcome = this.tryMatch(pathInfo, context);
     if ('route' in outcome) return outcome;
-    if (outcome.failure === 'method-not-allowed') throw new MethodNotAllowedError(context.method, outcome.allowedMethods);
+    if (outcome.failure === 'method-not-allowed') {
+      throw new MethodNotAllowedError(context.method, outcome.allowedMethods);
+    }
     if (outcome.noConfiguration === true) throw new NoConfigurationError();
     throw new ResourceNotFoundError(outcome.pathInfo);
   }
