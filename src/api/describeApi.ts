@@ -1,21 +1,16 @@
 import type { z } from 'zod';
 import type { QueryParameter } from './resource/filters';
 import type { ResolvedFilter } from './resource/filterResolution';
-import type { ResolvedPagination, Resource } from './resource/defineResource';
-import type { OperationKind } from './resource/operations';
+import type { ResolvedOperation, ResolvedPagination, Resource } from './resource/defineResource';
 import type { ResourceMetadata } from './state/types';
 
-/** One operation, as the documentation shows it. */
-export interface OperationDescription {
-  readonly kind: OperationKind;
-  /** The route name, e.g. `book_show`. */
-  readonly name: string;
-  readonly method: string;
-  /** The route path, e.g. `/api/books/{id}`. */
-  readonly path: string;
-  readonly requirements: Readonly<Record<string, string>>;
-  /** About one item (`{id}` in the path). */
-  readonly item: boolean;
+/**
+ * One operation, as the documentation shows it: its route (kind, name, method, path,
+ * requirements, whether it is about one item, as {@link ResolvedOperation} has them), plus what
+ * the documentation tells of its security, body and parameters.
+ */
+export interface OperationDescription
+  extends Pick<ResolvedOperation, 'kind' | 'name' | 'method' | 'path' | 'requirements' | 'item'> {
   /** A `security` rule applies (401/403 possible). */
   readonly secured: boolean;
   /** The `security` rule when it is a role or attribute (`'ROLE_USER'`), for the documentation. */
