@@ -225,8 +225,10 @@ export function renderError(error: unknown, req: Request, res: Response, options
   }
 
   const custom = routeErrorRenderer(req);
-  const context = { status, title: reason, detail: message, debug: options.debug, token: options.token };
-  if (custom?.(error, context, req, res) === true) return;
+  if (custom !== undefined) {
+    const context = { status, title: reason, detail: message, debug: options.debug, token: options.token };
+    if (custom(error, context, req, res) === true) return;
+  }
   const accepted = acceptedFormat(req);
   if (accepted === 'application/json' || accepted === 'application/problem+json') {
     const body: Record<string, unknown> = { type: 'about:blank', title: reason, status, detail: message };
