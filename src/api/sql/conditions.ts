@@ -76,6 +76,7 @@ const DATE_COMPARISON = { before: '<=', strictly_before: '<', after: '>=', stric
 export function predicateOf(
   resource: ResourceMetadata, condition: FilterCondition, rules: ConditionCompiler,
 ): RawBuilder<SqlBool> {
+  if (condition.type === 'any') return or(condition.conditions.map((c) => predicateOf(resource, c, rules)));
   const property = resource.properties.find((p) => p.name === condition.property);
   if (property === undefined) {
     throw new Error(`${resource.shortName} has no property "${condition.property}" to filter on`);

@@ -175,6 +175,7 @@ function textMatch(strategy: string, value: string, wanted: string): boolean {
 
 /** Whether the item satisfies one condition (the semantics the SQL store's WHERE clauses mirror). */
 function holds(c: FilterCondition, item: StoredItem): boolean {
+  if (c.type === 'any') return c.conditions.some((inner) => holds(inner, item));
   const v = valueOf(item, c.property);
   switch (c.type) {
     case 'search':

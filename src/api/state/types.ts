@@ -97,7 +97,12 @@ export type FilterCondition =
     readonly value: string;
   }
   /** `value: true`: the property is not null; false: it is null (API Platform `ExistsFilter`). */
-  | { readonly type: 'exists'; readonly property: string; readonly value: boolean };
+  | { readonly type: 'exists'; readonly property: string; readonly value: boolean }
+  /**
+   * At least one of `conditions` holds (OR; none: nothing matches). No query parameter of the API
+   * makes one: the back office's search across text fields (`?query=`) does.
+   */
+  | { readonly type: 'any'; readonly conditions: readonly FilterCondition[] };
 
 /**
  * One sort key (API Platform `OrderFilter`). The store appends `id asc` as the last key, so pages

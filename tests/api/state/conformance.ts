@@ -296,6 +296,16 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       expect(await titles({ conditions: [{ type: 'exists', property: 'author', value: true }] })).toEqual(['p2', 'p4']);
     });
 
+    test('any: one of its conditions holds (OR), inside the other conditions (AND); none matches nothing', async () => {
+      const any = (...conditions: FilterCondition[]): FilterCondition => ({ type: 'any', conditions });
+      const p2 = search('title', 'partial', 'P2');
+      const cheap: FilterCondition = { type: 'range', property: 'price', operator: 'lt', value: 0 };
+      expect(await titles({ conditions: [any(p2, cheap)] })).toEqual(['p2', 'p3']);
+      const featured: FilterCondition = { type: 'boolean', property: 'featured', value: true };
+      expect(await titles({ conditions: [any(p2, cheap), featured] })).toEqual(['p3']);
+      expect(await titles({ conditions: [any()] })).toEqual([]);
+    });
+
     test('date: before and after include the day, the strict ones do not; datetimes too', async () => {
       const date = (operator: 'before' | 'strictly_before' | 'after' | 'strictly_after', value: string,
         property = 'publishedAt'): FilterCondition => ({ type: 'date', property, operator, value });

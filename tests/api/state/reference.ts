@@ -28,6 +28,7 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 function matches(item: StoredItem, c: FilterCondition): boolean {
+  if (c.type === 'any') return c.conditions.some((inner) => matches(item, inner));
   const v = item.data[c.property];
   switch (c.type) {
     case 'search':
