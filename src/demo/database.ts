@@ -4,6 +4,7 @@ import { createResourceTable, flavourOf, type Migrations } from '../api/sql/migr
 import type { SqlDatabase } from '../api/sql/SqlState';
 import type { PropertyMetadata, ResourceMetadata } from '../api/state/types';
 import { withoutPassword } from '../storage/redis';
+import { auditLogMigration } from '../admin/AuditLog';
 import { EnvError } from './env';
 import { DEMO_AUTHORS, DEMO_BOOKS } from './seed';
 
@@ -59,6 +60,7 @@ async function hasLegacyBooks(db: SqlDatabase): Promise<boolean> {
  * - `0002-seed` adds the demo's authors and books (`DEMO_AUTHORS`, `DEMO_BOOKS` of `./seed`:
  *   ids 1, 2, 3 are Dune, Hyperion, Solaris) when `books` is empty, so a database with books of
  *   its own is left as it is.
+ * - `0003-audit-log` creates the back office's `audit_log` table (`auditLogMigration` of `src/admin`).
  */
 export const DEMO_MIGRATIONS: Migrations = Object.freeze({
   '0001-authors-and-books': {
@@ -95,6 +97,7 @@ export const DEMO_MIGRATIONS: Migrations = Object.freeze({
       }
     },
   },
+  '0003-audit-log': auditLogMigration(),
 });
 
 /**

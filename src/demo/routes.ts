@@ -11,6 +11,7 @@ import { createDocsPage, createDocsRoutes } from '../api/openapi/docsRoutes';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
+import { adminRoutes } from '../admin/adminRoutes';
 import { seedDemoData } from './seed';
 import { createDemoResources } from './resources';
 
@@ -50,7 +51,9 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * The demo routing table: the Symfony reference app's `config/routes.yaml` (same names, order,
  * paths, methods and requirements: only `book_show` requires `id: \d+`), plus `api_time`. The
  * pages (`home`, `hello_slash`, `plain`, `localized_about`, `admin_dashboard`, `boom`) are loaded
- * from {@link DEMO_ROUTES_FILE} with {@link DEMO_CONTROLLERS}; the API is the Book and Author
+ * from {@link DEMO_ROUTES_FILE} with {@link DEMO_CONTROLLERS}, but for `admin_dashboard`, whose
+ * place the back office takes (`adminRoutes` of `src/admin`: `admin_dashboard` at `/admin`, the
+ * login page, the Book and Author screens); the API is the Book and Author
  * resources ({@link createDemoResources}): `api_entrypoint`, `book_list`, `book_create`,
  * `book_show`, `book_update`, `book_delete`, then Author's operations, the JSON-LD contexts and
  * the Hydra documentation, then the OpenAPI document (`/api/docs.json`) and its page
@@ -89,13 +92,18 @@ export function createDemoRoutes(resources: readonly Resource[] = memoryResource
       });
     },
   });
-  // The reference's order: home, the API resources, the other pages, then api_time.
+  const admin = adminRoutes({ resources, stateContext: queryLogFor, title: 'express-kernel admin' });
+  // The reference's order: home, the API resources, the other pages, then api_time; the back
+  // office's routes take the place of the reference's `admin_dashboard` (its first route is one).
   const ordered = new RouteCollection();
   const [[homeName, home], ...others] = pages.all();
   ordered.add(homeName, home);
   for (const [name, route] of api.all()) ordered.add(name, route);
   for (const [name, route] of docs.all()) ordered.add(name, route);
-  for (const [name, route] of others) ordered.add(name, route);
+  for (const [name, route] of others) {
+    if (name !== 'admin_dashboard') ordered.add(name, route);
+    else for (const [adminName, adminRoute] of admin.all()) ordered.add(adminName, adminRoute);
+  }
   ordered.add('api_time', time);
   ordered.addOptions({ utf8: true });
   return ordered;

@@ -17,6 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['http', 'storage'],
   ['cors', 'session', 'security', 'locale', 'timezone', 'profiler'],
   ['api'],
+  ['admin'],
   ['kernel'],
   ['index.ts', 'demo', 'cli', 'testing'],
 ];
@@ -128,6 +129,11 @@ describe('imports between the parts of src/', () => {
   test('the kernel does not load src/api: resources reach it as routes', () => {
     const api = LOCAL.filter((i) => area(i.from) === 'kernel' && area(i.target) === 'api');
     expect(api.map(shown)).toEqual([]);
+  });
+
+  test('the back office is a layer on top: neither src/kernel nor src/api imports src/admin', () => {
+    const admin = LOCAL.filter((i) => ['kernel', 'api'].includes(area(i.from)) && area(i.target) === 'admin');
+    expect(admin.map(shown)).toEqual([]);
   });
 
   test('only src/cli and src/demo itself import src/demo', () => {

@@ -1,0 +1,165 @@
+import type { Request, Response } from 'express';
+import type nunjucks from 'nunjucks';
+import { requestBase } from '../api/serializer/ApiContext';
+import type { QueryLogEntry, StateContext, StoredItem } from '../api/state/types';
+import { createFormBodyReader } from '../http/body/FormBodyReader';
+import { AccessDeniedHttpError } from '../http/errors';
+import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';
+import { requestLog } from '../profiler/requestLogger';
+import { csrfToken, isCsrfTokenValid } from '../security/csrf';
+import { requireSession } from '../session/requireSession';
+import type { ResolvedAdminOptions } from './AdminOptions';
+import { adminResource, itemLabel, type AdminResource } from './AdminResource';
+import { AuditLog, type AuditAction } from './AuditLog';
+import { translatorFor, type Translator } from './translations';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Flash messages of the back office, shown (then forgotten) by the next page. */
+    adminFlash?: string[];
+  }
+}
+
+/** The templates of the back office (`templates/admin/`), auto-escaped. */
+const TEMPLATES: nunjucks.Environment = createTemplateEnvironment([TEMPLATES_DIR]);
+
+/** Longest form body read, in bytes (a long text fits; more is a 413). */
+const FORM_LIMIT = '64kb';
+
+/** One select option. */
+export interface Choice {
+  readonly value: string;
+  readonly label: string;
+}
+
+/**
+ * What every screen of one back office shares: its resources, paths, audit log, translator,
+ * templates, flash messages and CSRF checks. Built once by `adminRoutes`.
+ */
+export class AdminApp {
+  /** By short name. */
+  readonly admins: ReadonlyMap<string, AdminResource>;
+  /** Each resource's collection path (API IRIs of relations), by short name. */
+  readonly prefixes: Readonly<Record<string, string>>;
+  readonly audit: AuditLog;
+  readonly readForm = createFormBodyReader(FORM_LIMIT);
+
+  constructor(readonly options: ResolvedAdminOptions) {
+    this.admins = new Map(options.resources.map((r) => [r.shortName, adminResource(r)]));
+    this.prefixes = Object.fromEntries(options.resources.map((r) => [r.shortName, r.routePrefix]));
+    this.audit = new AuditLog(options.auditStore);
+  }
+
+  /** The store context of a request (the profiler's Database panel sees the statements). */
+  stateContext(req: Request): StateContext {
+    const outer = this.options.stateContext?.(req);
+    return { logQuery: (entry: QueryLogEntry) => outer?.logQuery?.(entry) };
+  }
+
+  /** A path of the back office, with the mount path: `url(req, 'books', 3, 'edit')`. */
+  url(req: Request, ...segments: Array<string | number>): string {
+    const rest = segments.map((s) => `/${encodeURIComponent(String(s))}`).join('');
+    return `${requestBase(req).baseUrl}${this.options.prefix}${rest}`;
+  }
+
+  translator(req: Request): { t: Translator; lang: string } {
+    return translatorFor(req.locale);
+  }
+
+  /** Keeps a message for the next page (Symfony's flash bag). */
+  flash(req: Request, message: string): void {
+    const session = requireSession(req);
+    session.adminFlash = [...(session.adminFlash ?? []), message];
+  }
+
+  private takeFlash(req: Request): string[] {
+    const session = requireSession(req);
+    const messages = session.adminFlash ?? [];
+    if (messages.length > 0) delete session.adminFlash;
+    return messages;
+  }
+
+  /**
+   * Reads the form body and checks its `_token` (Symfony's `isCsrfTokenValid`).
+   * @returns the fields
+   * @throws AccessDeniedHttpError 403 `Invalid CSRF token.` when `_token` is missing or wrong
+   * @throws HttpError 413 for a body over the limit
+   */
+  async checkedForm(req: Request, res: Response): Promise<Record<string, unknown>> {
+    await this.readForm(req, res);
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+    if (!isCsrfTokenValid(req, body._token)) throw new AccessDeniedHttpError('Invalid CSRF token.');
+    return body;
+  }
+
+  /** Redirects after a successful POST (Post/Redirect/Get: 303 See Other, RFC 9110 §15.4.4). */
+  seeOther(req: Request, res: Response, message: string, location: string): void {
+    this.flash(req, message);
+    res.redirect(303, location);
+  }
+
+  /** Writes an audit entry and logs it through `req.log` (the profiler's Logs panel). */
+  async record(
+    req: Request, action: AuditAction, admin: AdminResource, item: StoredItem, changes: readonly string[],
+  ): Promise<void> {
+    const username = req.user?.identifier ?? null;
+    const entry = {
+      occurredAt: new Date().toISOString(), username, action, resource: admin.shortName, itemId: item.id, changes,
+    };
+    const what = `admin: ${admin.shortName} ${item.id} ${action}d by ${username ?? 'anonymous'}`;
+    requestLog(req)?.info({ audit: entry }, what);
+    await this.audit.record(entry, this.stateContext(req));
+  }
+
+  /** The choices of a relation's select: the target's items (the first 100 by label), `(none)` first. */
+  async relationChoices(req: Request, target: string): Promise<Choice[]> {
+    const admin = this.admins.get(target);
+    if (admin === undefined) return [];
+    const order = admin.labelField === undefined ? [] : [{ property: admin.labelField, direction: 'asc' as const }];
+    const page = await admin.resource.provider.provideCollection(admin.resource.metadata, {
+      conditions: [], order, page: 1, itemsPerPage: 100, partial: true,
+    }, this.stateContext(req));
+    return page.items.map((item) => ({ value: String(item.id), label: itemLabel(admin, item) }));
+  }
+
+  /** The labels of the related items the given items point to, by `<shortName>:<id>`. */
+  async relationLabels(
+    req: Request, admin: AdminResource, items: readonly StoredItem[],
+  ): Promise<Map<string, string>> {
+    const labels = new Map<string, string>();
+    for (const field of admin.fields) {
+      const target = field.relation === undefined ? undefined : this.admins.get(field.relation);
+      if (target === undefined) continue;
+      const ids = new Set(items.map((i) => i.data[field.name]).filter((v): v is number => typeof v === 'number'));
+      for (const id of ids) {
+        const { provider, metadata } = target.resource;
+        const related = await provider.provideItem(metadata, id, this.stateContext(req));
+        labels.set(`${target.shortName}:${id}`, related === null ? `#${id}` : itemLabel(target, related));
+      }
+    }
+    return labels;
+  }
+
+  /**
+   * Renders a page of `templates/admin/` with what every page shows: the translator, the
+   * navigation, the user, the CSRF token of the logout form and the flash messages.
+   */
+  render(req: Request, res: Response, status: number, template: string, context: Record<string, unknown>): void {
+    const { t, lang } = this.translator(req);
+    const loggedIn = req.user !== undefined;
+    const html = TEMPLATES.render(`admin/${template}`, {
+      ...context,
+      t,
+      lang,
+      title: this.options.title ?? t('layout.title'),
+      user: req.user?.identifier ?? null,
+      stylesheet: `${requestBase(req).baseUrl}${this.options.stylesheetPath}`,
+      home: this.url(req),
+      logout: this.url(req, 'logout'),
+      nav: [...this.admins.values()].map((a) => ({ label: a.shortName, url: this.url(req, a.slug) })),
+      token: loggedIn ? csrfToken(req) : '',
+      flashes: loggedIn ? this.takeFlash(req) : [],
+    });
+    res.status(status).type('text/html; charset=utf-8').send(html);
+  }
+}

@@ -1,0 +1,107 @@
+import { KernelConfigError } from '../config/KernelConfigError';
+import { invalidOption } from '../config/optionError';
+import { parseOptions } from '../config/parseOptions';
+import { Route, type RouteOptions } from '../routing/Route';
+import { RouteCollection } from '../routing/RouteCollection';
+import type { SecuredRouteOptions } from '../security/RouteSecurity';
+import { AdminApp } from './AdminApp';
+import { adminOptionsSchema, type AdminOptions, type ResolvedAdminOptions } from './AdminOptions';
+import { batchDeleteScreen, deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
+import { indexScreen } from './indexScreen';
+import { dashboardPage, loginPage, logoutRoute, stylesheetRoute } from './pages';
+
+function resolve(given: AdminOptions): ResolvedAdminOptions {
+  const o = parseOptions(adminOptionsSchema, given, 'admin');
+  const names = new Set<string>();
+  for (const [i, r] of o.resources.entries()) {
+    if (names.has(r.shortName)) {
+      throw invalidOption(`admin.resources[${i}]`, 'expected one resource per short name', r.shortName);
+    }
+    names.add(r.shortName);
+  }
+  for (const r of o.resources) {
+    for (const p of r.metadata.properties) {
+      if (p.relation !== undefined && !names.has(p.relation)) {
+        const what = `relation() names a resource the back office does not list (listed: ${[...names].join(', ')})`;
+        throw invalidOption(`admin.resources.${r.shortName}.schema.${p.name}`, what, p.relation);
+      }
+    }
+  }
+  const first = o.resources[0];
+  const auditStore = o.auditStore ?? (first.processor !== undefined
+    ? { provider: first.provider, processor: first.processor } : undefined);
+  if (auditStore === undefined) {
+    throw new KernelConfigError('admin.auditStore', 'the first resource has no processor to keep the audit log; '
+      + 'give auditStore: { provider, processor }.');
+  }
+  return Object.freeze({
+    resources: o.resources,
+    prefix: o.prefix ?? '/admin',
+    stylesheetPath: o.stylesheetPath ?? '/bundles/admin/admin.css',
+    itemsPerPage: o.itemsPerPage ?? 20,
+    latestChanges: o.latestChanges ?? 10,
+    auditStore,
+    ...(o.stateContext !== undefined ? { stateContext: o.stateContext } : {}),
+    role: o.role ?? 'ROLE_ADMIN',
+    ...(o.title !== undefined ? { title: o.title } : {}),
+  });
+}
+
+/**
+ * The back office's routes (what EasyAdmin is to Symfony): screens for each listed resource,
+ * generated from its `defineResource` declaration, to add to the kernel's routing table. Route
+ * names and paths (`<prefix>` is `/admin` by default, `<slug>` the plural in kebab case:
+ * `books`, and `<s>` in snake case):
+ * - `admin_dashboard` GET `<prefix>`; `admin_login` GET `<prefix>/login` (the form; the firewall's
+ *   form login answers the POST); `admin_logout` POST `<prefix>/logout` (answered by the
+ *   firewall's logout, declared so its URL exists); `admin_stylesheet` GET `/bundles/admin/admin.css`;
+ * - per resource: `admin_<s>_index` GET `<prefix>/<slug>`, `admin_<s>_new` GET|POST
+ *   `<prefix>/<slug>/new`, `admin_<s>_batch_delete` POST `<prefix>/<slug>/batch-delete`,
+ *   `admin_<s>_detail` GET `<prefix>/<slug>/{id}`, `admin_<s>_edit` GET|POST
+ *   `<prefix>/<slug>/{id}/edit`, `admin_<s>_delete` GET|POST `<prefix>/<slug>/{id}/delete`
+ *   (`id: \d+`); a resource without a processor gets only index and detail.
+ *
+ * Every screen but the login page and the stylesheet requires `role` (a route `security`
+ * option, on top of the firewall's `accessControl`). Forms post
+ * `application/x-www-form-urlencoded` with a `_token` CSRF field (`csrfToken`); pages are
+ * nunjucks templates under `templates/admin/`, in English or French after `req.locale`; the
+ * session (flash messages, CSRF tokens) is required.
+ * @returns a new collection
+ * @throws KernelConfigError for an unknown option, two resources with one short name, or a
+ *   relation to a resource not listed
+ */
+export function adminRoutes(given: AdminOptions): RouteCollection {
+  const options = resolve(given);
+  const app = new AdminApp(options);
+  const role = options.role;
+  const secured: SecuredRouteOptions = { security: ({ isGranted }) => isGranted(role) };
+  const routes = new RouteCollection();
+  const add = (name: string, path: string, methods: string[], controller: RouteOptions['controller'],
+    extra: Partial<RouteOptions> = {}, security = true): void => {
+    routes.add(name, new Route(path, {
+      methods, controller, ...extra,
+      ...(security ? { options: { ...secured } as unknown as Record<string, unknown> } : {}),
+    }));
+  };
+  const p = options.prefix;
+  add('admin_dashboard', p, ['GET'], dashboardPage(app));
+  add('admin_login', `${p}/login`, ['GET'], loginPage(app), {}, false);
+  add('admin_logout', `${p}/logout`, ['POST'], logoutRoute(), {}, false);
+  add('admin_stylesheet', options.stylesheetPath, ['GET'], stylesheetRoute(), {}, false);
+  for (const admin of app.admins.values()) {
+    const base = `${p}/${admin.slug}`;
+    const name = (action: string): string => `admin_${admin.routeSlug}_${action}`;
+    const id = { requirements: { id: '\\d+' } };
+    add(name('index'), base, ['GET'], indexScreen(app, admin));
+    if (admin.writable) {
+      add(name('new'), `${base}/new`, ['GET', 'POST'], newScreen(app, admin));
+      add(name('batch_delete'), `${base}/batch-delete`, ['POST'], batchDeleteScreen(app, admin));
+    }
+    add(name('detail'), `${base}/{id}`, ['GET'], detailScreen(app, admin), id);
+    if (admin.writable) {
+      add(name('edit'), `${base}/{id}/edit`, ['GET', 'POST'], editScreen(app, admin), id);
+      add(name('delete'), `${base}/{id}/delete`, ['GET', 'POST'], deleteScreen(app, admin), id);
+    }
+  }
+  return routes;
+}

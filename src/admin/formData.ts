@@ -1,0 +1,105 @@
+import type { StoredItem } from '../api/state/types';
+import type { AdminField, AdminResource } from './AdminResource';
+
+/**
+ * From an HTML form's fields (`application/x-www-form-urlencoded`, every value a string, a
+ * repeated name an array) to the object the API layer validates (`toStoredData` of
+ * `src/api/write`, the same validation and messages as the API's 422), and from stored items
+ * back to form values. Nothing is validated here: a value that cannot be converted is passed on
+ * as it came, so the schema refuses it with its own message.
+ * @module
+ */
+
+/** What a form control shows: text, or a checkbox's state. */
+export type FormValue = string | boolean;
+
+const NUMBER = /^-?\d+(?:[.,]\d+)?$/;
+const LOCAL_DATETIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d{1,3})?)?$/;
+const CHECKED = new Set(['1', 'on', 'true']);
+const UNCHECKED = new Set(['0', 'off', 'false', '']);
+
+function fieldValue(field: AdminField, raw: unknown, relationPrefix: string): unknown {
+  if (field.kind === 'boolean') {
+    if (raw === undefined) return false; // an unchecked box sends nothing
+    if (typeof raw === 'string' && CHECKED.has(raw)) return true;
+    if (typeof raw === 'string' && UNCHECKED.has(raw)) return false;
+    return raw;
+  }
+  if (typeof raw !== 'string') return raw; // absent (the schema decides) or an array (refused)
+  if (raw === '') return field.required ? (field.kind === 'string' || field.kind === 'text' ? raw : undefined) : null;
+  switch (field.kind) {
+    case 'integer':
+    case 'number':
+      return NUMBER.test(raw.trim()) ? Number(raw.trim().replace(',', '.')) : raw;
+    case 'relation':
+      return /^\d{1,15}$/.test(raw) ? `${relationPrefix}/${raw}` : raw;
+    case 'datetime': {
+      const m = LOCAL_DATETIME.exec(raw);
+      return m === null ? raw : `${m[1]}${m[2] ?? ':00'}Z`;
+    }
+    default:
+      return raw;
+  }
+}
+
+/**
+ * The object a form submits, for `toStoredData`: every editable property; an empty field is null
+ * (or, when the property is required, absent or `''`, which the schema refuses); numbers and
+ * booleans converted; a relation's id as the target's IRI; a `datetime-local` value read as UTC.
+ * @param body - the parsed form body
+ * @param prefixes - each resource's collection path by short name (relation IRIs)
+ */
+export function formObject(
+  admin: AdminResource, body: Readonly<Record<string, unknown>>, prefixes: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const field of admin.fields) {
+    if (field.readOnly) continue;
+    const raw = Object.prototype.hasOwnProperty.call(body, field.name) ? body[field.name] : undefined;
+    const value = fieldValue(field, raw, prefixes[field.relation ?? ''] ?? '');
+    if (value !== undefined) object[field.name] = value;
+  }
+  return object;
+}
+
+/** The values a form redisplays after a refusal: what was sent, as text (an array's first value). */
+export function submittedValues(
+  admin: AdminResource, body: Readonly<Record<string, unknown>>,
+): Record<string, FormValue> {
+  const values: Record<string, FormValue> = {};
+  for (const field of admin.fields) {
+    const raw = Object.prototype.hasOwnProperty.call(body, field.name) ? body[field.name] : undefined;
+    const text = Array.isArray(raw) ? String(raw[0] ?? '') : typeof raw === 'string' ? raw : '';
+    values[field.name] = field.kind === 'boolean' ? CHECKED.has(text) : text;
+  }
+  return values;
+}
+
+/** A stored value as a form control shows it (a datetime as `datetime-local` wants: UTC, minutes). */
+export function formValue(field: AdminField, value: unknown): FormValue {
+  if (field.kind === 'boolean') return value === true;
+  if (value === null || value === undefined) return '';
+  if (field.kind === 'datetime' && typeof value === 'string') return value.slice(0, 16);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The form values of a stored item (write-only properties empty), or of a new one (defaults empty). */
+export function itemValues(admin: AdminResource, item: StoredItem | null): Record<string, FormValue> {
+  const values: Record<string, FormValue> = {};
+  for (const field of admin.fields) {
+    const stored = item === null || field.writeOnly ? null : item.data[field.name];
+    values[field.name] = formValue(field, stored);
+  }
+  return values;
+}
+
+/** The properties whose stored value differs between two versions (every non-null one on create). */
+export function changedFields(
+  admin: AdminResource, before: Readonly<Record<string, unknown>> | null, after: Readonly<Record<string, unknown>>,
+): string[] {
+  return admin.fields.filter((f) => {
+    const a = before === null ? null : before[f.name] ?? null;
+    const b = after[f.name] ?? null;
+    return before === null ? b !== null : JSON.stringify(a) !== JSON.stringify(b);
+  }).map((f) => f.name);
+}

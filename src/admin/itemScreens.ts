@@ -1,0 +1,234 @@
+import type { Request, Response } from 'express';
+import { isValidationError, ItemNotFoundError, type Violation } from '../api/http/ApiErrors';
+import type { StoredItem } from '../api/state/types';
+import { invalidRelation, toStoredData } from '../api/write/inputData';
+import type { AdminApp, Choice } from './AdminApp';
+import { itemLabel, type AdminResource } from './AdminResource';
+import { detailRows } from './display';
+import { changedFields, formObject, itemValues, submittedValues, type FormValue } from './formData';
+
+/**
+ * The screens of one item (EasyAdmin's `detail`, `new`, `edit` and `delete` actions) and the
+ * index's batch delete. Writes go through the resource's state processor after the API's own
+ * validation (`toStoredData`: the same messages as the API's 422); edits and deletes carry the
+ * version the form was made from (`_version`), so a stale form is a conflict (409), never an
+ * overwrite (the API's optimistic locking). Every POST checks its `_token` first (403).
+ * @module
+ */
+
+/** The form's state: values shown, errors by field, and the page's status. */
+interface FormState {
+  readonly values: Readonly<Record<string, FormValue>>;
+  readonly violations: readonly Violation[];
+  readonly conflict?: boolean;
+}
+
+async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Promise<StoredItem> {
+  const raw = String(req.params.id ?? '');
+  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
+  const { provider, metadata } = admin.resource;
+  const item = id === null ? null : await provider.provideItem(metadata, id, app.stateContext(req));
+  if (item === null) throw new ItemNotFoundError(admin.shortName, raw);
+  return item;
+}
+
+async function renderForm(
+  app: AdminApp, req: Request, res: Response, admin: AdminResource, item: StoredItem | null,
+  state: FormState, status: number,
+): Promise<void> {
+  const { t } = app.translator(req);
+  const errors = new Map<string, string[]>();
+  const general: string[] = [];
+  for (const v of state.violations) {
+    const name = v.propertyPath.split('.')[0];
+    if (admin.fields.some((f) => f.name === name && !f.readOnly)) {
+      errors.set(name, [...(errors.get(name) ?? []), v.message]);
+    } else general.push(v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`);
+  }
+  const fields = [];
+  for (const f of admin.fields) {
+    let choices: Choice[] | undefined;
+    if (f.kind === 'relation' && f.relation !== undefined) {
+      choices = [{ value: '', label: t('form.none') }, ...await app.relationChoices(req, f.relation)];
+    } else if (f.kind === 'enum') {
+      choices = [...(f.required ? [] : [{ value: '', label: t('form.none') }]),
+        ...(f.enumValues ?? []).map((v) => ({ value: v, label: v }))];
+    }
+    const shownValue = f.readOnly && item !== null ? itemValues(admin, item)[f.name] : state.values[f.name];
+    fields.push({ ...f, value: shownValue ?? '', errors: errors.get(f.name) ?? [], choices });
+  }
+  const label = item === null ? '' : itemLabel(admin, item);
+  app.render(req, res, status, 'form.html.njk', {
+    admin,
+    pageTitle: item === null
+      ? t('form.new_title', { resource: admin.shortName })
+      : t('form.edit_title', { item: label }),
+    fields,
+    general,
+    hasErrors: state.violations.length > 0,
+    conflict: state.conflict === true,
+    version: item?.version,
+    action: item === null ? app.url(req, admin.slug, 'new') : app.url(req, admin.slug, item.id, 'edit'),
+    cancel: item === null ? app.url(req, admin.slug) : app.url(req, admin.slug, item.id),
+    submit: item === null ? t('action.create') : t('action.save'),
+  });
+}
+
+/** Validates a submitted form; the stored data, or the violations (the API's 422 messages). */
+function validate(
+  app: AdminApp, admin: AdminResource, body: Readonly<Record<string, unknown>>,
+): { data: Record<string, unknown> } | { violations: readonly Violation[] } {
+  try {
+    return { data: toStoredData(admin.resource, formObject(admin, body, app.prefixes), app.prefixes, '') };
+  } catch (e) {
+    if (isValidationError(e)) return { violations: e.violations };
+    throw e;
+  }
+}
+
+/** `GET /admin/{slug}/{id}`. @throws ItemNotFoundError 404 */
+export function detailScreen(app: AdminApp, admin: AdminResource) {
+  return async function adminDetail(req: Request, res: Response): Promise<void> {
+    const { t } = app.translator(req);
+    const item = await loadItem(app, req, admin);
+    const labels = await app.relationLabels(req, admin, [item]);
+    const relatedUrl = (shortName: string, id: number): string | undefined => {
+      const target = app.admins.get(shortName);
+      return target === undefined ? undefined : app.url(req, target.slug, id);
+    };
+    app.render(req, res, 200, 'detail.html.njk', {
+      admin,
+      pageTitle: itemLabel(admin, item),
+      rows: detailRows(admin, item, t, labels, relatedUrl),
+      index: app.url(req, admin.slug),
+      edit: admin.writable ? app.url(req, admin.slug, item.id, 'edit') : undefined,
+      remove: admin.writable ? app.url(req, admin.slug, item.id, 'delete') : undefined,
+    });
+  };
+}
+
+/** `GET|POST /admin/{slug}/new`: the empty form; a valid POST creates the item (303 to its page). */
+export function newScreen(app: AdminApp, admin: AdminResource) {
+  return async function adminNew(req: Request, res: Response): Promise<void> {
+    if (req.method !== 'POST') {
+      return renderForm(app, req, res, admin, null, { values: itemValues(admin, null), violations: [] }, 200);
+    }
+    const body = await app.checkedForm(req, res);
+    const values = submittedValues(admin, body);
+    const checked = validate(app, admin, body);
+    if ('violations' in checked) return renderForm(app, req, res, admin, null, { values, ...checked }, 422);
+    const { processor, metadata } = admin.resource;
+    const outcome = await processor!.create(metadata, checked.data, app.stateContext(req));
+    if (outcome.status === 'invalid_relation') {
+      const { violations } = invalidRelation(admin.resource, outcome.property);
+      return renderForm(app, req, res, admin, null, { values, violations }, 422);
+    }
+    if (outcome.status !== 'ok') throw new Error(`create answered ${outcome.status}`);
+    await app.record(req, 'create', admin, outcome.item, changedFields(admin, null, outcome.item.data));
+    const { t } = app.translator(req);
+    app.seeOther(req, res, t('flash.created', { item: itemLabel(admin, outcome.item) }),
+      app.url(req, admin.slug, outcome.item.id));
+  };
+}
+
+/** The version a form was made from (`_version`), or 0 (never a stored version: a conflict). */
+function formVersion(body: Readonly<Record<string, unknown>>): number {
+  return typeof body._version === 'string' && /^[1-9]\d{0,14}$/.test(body._version) ? Number(body._version) : 0;
+}
+
+/**
+ * `GET|POST /admin/{slug}/{id}/edit`: the item's form; a valid POST of the current version
+ * replaces it (303 to its page); a POST of an older version is a 409 and changes nothing.
+ */
+export function editScreen(app: AdminApp, admin: AdminResource) {
+  return async function adminEdit(req: Request, res: Response): Promise<void> {
+    const item = await loadItem(app, req, admin);
+    if (req.method !== 'POST') {
+      return renderForm(app, req, res, admin, item, { values: itemValues(admin, item), violations: [] }, 200);
+    }
+    const body = await app.checkedForm(req, res);
+    const values = submittedValues(admin, body);
+    const version = formVersion(body);
+    const stale = { ...item, version }; // the form keeps the version it was made from
+    const checked = validate(app, admin, body);
+    if ('violations' in checked) return renderForm(app, req, res, admin, stale, { values, ...checked }, 422);
+    const { processor, metadata } = admin.resource;
+    const outcome = await processor!.replace(metadata, item.id, checked.data, version, app.stateContext(req));
+    switch (outcome.status) {
+      case 'conflict':
+        return renderForm(app, req, res, admin, stale, { values, violations: [], conflict: true }, 409);
+      case 'invalid_relation': {
+        const { violations } = invalidRelation(admin.resource, outcome.property);
+        return renderForm(app, req, res, admin, stale, { values, violations }, 422);
+      }
+      case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
+      case 'ok': break;
+    }
+    await app.record(req, 'update', admin, outcome.item, changedFields(admin, item.data, outcome.item.data));
+    const { t } = app.translator(req);
+    app.seeOther(req, res, t('flash.updated', { item: itemLabel(admin, outcome.item) }),
+      app.url(req, admin.slug, item.id));
+  };
+}
+
+/**
+ * `GET|POST /admin/{slug}/{id}/delete`: the confirmation page; its POST deletes the item (303
+ * to the index), unless it changed since (409) or another item refers to it (409).
+ */
+export function deleteScreen(app: AdminApp, admin: AdminResource) {
+  return async function adminDelete(req: Request, res: Response): Promise<void> {
+    const { t } = app.translator(req);
+    const item = await loadItem(app, req, admin);
+    const label = itemLabel(admin, item);
+    const page = (status: number, problem?: string, version = item.version): void => app.render(req, res, status,
+      'delete.html.njk', {
+        admin, pageTitle: t('delete.title', { item: label }), label, problem, version,
+        action: app.url(req, admin.slug, item.id, 'delete'), cancel: app.url(req, admin.slug, item.id),
+      });
+    if (req.method !== 'POST') return page(200);
+    const body = await app.checkedForm(req, res);
+    const { processor, metadata } = admin.resource;
+    const outcome = await processor!.remove(metadata, item.id, formVersion(body), app.stateContext(req));
+    switch (outcome.status) {
+      case 'referenced': return page(409, t('delete.referenced', { item: label, by: outcome.by }));
+      case 'conflict': return page(409, t('delete.conflict', { item: label }), formVersion(body));
+      case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
+      case 'ok': break;
+    }
+    await app.record(req, 'delete', admin, item, []);
+    app.seeOther(req, res, t('flash.deleted', { item: label }), app.url(req, admin.slug));
+  };
+}
+
+/**
+ * `POST /admin/{slug}/batch-delete` (`ids`: the checked rows): deletes each item it can; the
+ * flash message counts them and names those kept (referenced, or already gone). 303 to the index.
+ */
+export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
+  return async function adminBatchDelete(req: Request, res: Response): Promise<void> {
+    const { t } = app.translator(req);
+    const body = await app.checkedForm(req, res);
+    const given = Array.isArray(body.ids) ? body.ids : body.ids === undefined ? [] : [body.ids];
+    const ids = [...new Set(given.filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v)))]
+      .map(Number).slice(0, 100);
+    const index = app.url(req, admin.slug);
+    if (ids.length === 0) return app.seeOther(req, res, t('flash.batch_none'), index);
+    const { provider, processor, metadata } = admin.resource;
+    let deleted = 0;
+    const kept: string[] = [];
+    for (const id of ids) {
+      const item = await provider.provideItem(metadata, id, app.stateContext(req));
+      if (item === null) continue;
+      const outcome = await processor!.remove(metadata, id, item.version, app.stateContext(req));
+      if (outcome.status === 'ok') {
+        deleted++;
+        await app.record(req, 'delete', admin, item, []);
+      } else {
+        kept.push(itemLabel(admin, item));
+      }
+    }
+    const message = t('flash.batch_deleted', { count: deleted })
+      + (kept.length > 0 ? ` ${t('flash.batch_kept', { items: kept.join(', ') })}` : '');
+    app.seeOther(req, res, message, index);
+  };
+}

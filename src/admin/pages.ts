@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import { TEMPLATES_DIR } from '../http/templates';
+import { lastAuthenticationError, lastUsername } from '../security/AuthenticationUtils';
+import { csrfToken } from '../security/csrf';
+import type { AdminApp } from './AdminApp';
+import type { Translator } from './translations';
+
+/**
+ * The back office's pages besides the resources': the dashboard, the login page and the
+ * stylesheet.
+ * @module
+ */
+
+/** `GET /admin`: each resource with its count and a link, and the latest changes of the audit log. */
+export function dashboardPage(app: AdminApp) {
+  return async function adminDashboard(req: Request, res: Response): Promise<void> {
+    const { t } = app.translator(req);
+    const resources = [];
+    for (const admin of app.admins.values()) {
+      const page = await admin.resource.provider.provideCollection(admin.resource.metadata, {
+        conditions: [], order: [], page: 1, itemsPerPage: 1, partial: false,
+      }, app.stateContext(req));
+      resources.push({ label: admin.shortName, count: page.totalItems ?? 0, url: app.url(req, admin.slug) });
+    }
+    const entries = (await app.audit.latest(app.options.latestChanges, app.stateContext(req))).map((e) => {
+      const admin = app.admins.get(e.resource);
+      return {
+        ...e,
+        actionLabel: t(`audit.${e.action}`),
+        item: `${e.resource} #${e.itemId}`,
+        url: admin !== undefined && e.action !== 'delete' ? app.url(req, admin.slug, e.itemId) : undefined,
+      };
+    });
+    app.render(req, res, 200, 'dashboard.html.njk', { pageTitle: t('dashboard.title'), resources, entries });
+  };
+}
+
+/** The login error in the page's language (the firewall keeps Symfony's English messages). */
+function loginError(message: string | null, t: Translator): string | null {
+  if (message === null) return null;
+  if (message === 'Invalid credentials.') return t('login.invalid_credentials');
+  const throttled = /^Too many failed login attempts, please try again in (\d+) minute/.exec(message);
+  return throttled === null ? message : t('login.throttled', { minutes: throttled[1] });
+}
+
+/** A local path (`/admin/books`), never another origin (`//evil.example`, `https://…`). */
+function localPath(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length <= 2000 ? value : '';
+}
+
+/**
+ * `GET /admin/login` (Symfony's login form template): `_username` (the last one tried),
+ * `_password`, `_csrf_token`, `_target_path` (from `?_target_path=`, local paths only) and the
+ * last error, translated. The firewall's form login answers the POST.
+ */
+export function loginPage(app: AdminApp) {
+  return function adminLogin(req: Request, res: Response): void {
+    const { t } = app.translator(req);
+    app.render(req, res, 200, 'login.html.njk', {
+      pageTitle: t('login.title'),
+      action: app.url(req, 'login'),
+      error: loginError(lastAuthenticationError(req), t),
+      username: lastUsername(req),
+      csrf: csrfToken(req),
+      targetPath: localPath(req.query._target_path),
+    });
+  };
+}
+
+/** `POST /admin/logout`: answered by the firewall's logout; reaching the controller is a set-up mistake. */
+export function logoutRoute() {
+  return function adminLogout(): never {
+    throw new Error('POST /admin/logout reached its controller: configure the firewall\'s logout '
+      + '(path "/admin/logout") so it answers the request.');
+  };
+}
+
+/** The stylesheet (`templates/admin/admin.css`), read once, cached by browsers for an hour. */
+export function stylesheetRoute() {
+  const css = fs.readFileSync(path.join(TEMPLATES_DIR, 'admin', 'admin.css'), 'utf8');
+  return function adminStylesheet(_req: Request, res: Response): void {
+    res.type('text/css; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(css);
+  };
+}
