@@ -1,0 +1,86 @@
+/**
+ * Helpers of the back office suites: a demo kernel on a MemoryState or a real SQLite file, a
+ * logged-in client (cookies kept) and the readers of what the pages hold. Not a test file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import type { SqlStore } from '../../src/api/sql';
+import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
+import { openDemoDatabase } from '../../src/demo/database';
+
+/** A demo kernel and how to close it. */
+export interface Demo {
+  readonly kernel: DemoKernel;
+  /** The SQL store, for the SQLite variant. */
+  readonly sql?: SqlStore;
+  close(): Promise<void>;
+}
+
+/** The stores the suites run against. */
+export const STORES: ReadonlyArray<[string, () => Promise<Demo>]> = [
+  ['MemoryState', async () => {
+    const kernel = createDemoKernel({ debug: true });
+    return { kernel, close: () => kernel.close() };
+  }],
+  ['SQLite', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-admin-'));
+    const sql = await openDemoDatabase({ SQLITE_PATH: path.join(dir, 'demo.sqlite') });
+    const kernel = createDemoKernel({ debug: true, store: sql, sqlitePath: path.join(dir, 'sessions.sqlite') });
+    return {
+      kernel, sql,
+      close: async () => {
+        await kernel.close();
+        await sql.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }],
+];
+
+const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+
+/** A client logged in as `user` (cookies kept between requests). */
+export async function loggedIn(kernel: DemoKernel, user = 'admin', password = user): Promise<TestAgent> {
+  const agent = request.agent(kernel).set('Authorization', basic(user, password));
+  await agent.get('/admin/login');
+  return agent;
+}
+
+/** The value of the first hidden `_token` field of a page. */
+export function tokenOf(html: string): string {
+  const m = /name="_token" value="([^"]+)"/.exec(html);
+  if (m === null) throw new Error('no _token field on the page');
+  return m[1];
+}
+
+/** The page's CSRF token, read from the given page. */
+export async function tokenFrom(agent: TestAgent, url = '/admin'): Promise<string> {
+  return tokenOf((await agent.get(url).expect(200)).text);
+}
+
+/** The text of each `<td>` of a table's body rows, tags removed. */
+export function rowsOf(html: string): string[][] {
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((tr) => [...tr[1].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)]
+    .map((td) => td[1].replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()));
+}
+
+/** The titles of the index page's rows (the second column after the checkbox and the id). */
+export function titlesOf(html: string): string[] {
+  return rowsOf(html).map((cells) => cells[2]);
+}
+
+/** The `role="status"` flash messages of a page. */
+export function flashesOf(html: string): string[] {
+  const box = /<div class="flashes" role="status">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  return [...box.matchAll(/<p class="flash">([\s\S]*?)<\/p>/g)].map((m) => m[1]);
+}
+
+/** Decodes the few entities nunjucks writes. */
+export function unescape(text: string): string {
+  return text.replace(/&#39;/g, '\'').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
