@@ -50,6 +50,7 @@ export const ERROR_CODES = {
     status: undefined,
     template: 'Too many failed login attempts, please try again in %s.',
   },
+  ERR_FIREWALL_INVALID_CSRF_TOKEN: { status: undefined, template: 'Invalid CSRF token.' },
   ERR_API_INVALID_QUERY: { status: 400, template: '%s' },
   ERR_API_ITEM_NOT_FOUND: { status: 404, template: '%s' },
   ERR_API_NOT_ACCEPTABLE: { status: 406, template: 'Not Acceptable: %s' },

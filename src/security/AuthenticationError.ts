@@ -5,6 +5,7 @@ declare module '../errors/KernelError' {
   interface KernelErrorClasses {
     ERR_FIREWALL_BAD_CREDENTIALS: AuthenticationError;
     ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS: AuthenticationError;
+    ERR_FIREWALL_INVALID_CSRF_TOKEN: AuthenticationError;
   }
 }
 
@@ -13,12 +14,15 @@ export type AuthenticationFailure =
   /** Unknown user, wrong password, unknown token (`BadCredentialsException`). */
   | 'bad_credentials'
   /** Login throttling refused the attempt (`TooManyLoginAttemptsAuthenticationException`). */
-  | 'too_many_attempts';
+  | 'too_many_attempts'
+  /** A login form came without the session's CSRF token (`InvalidCsrfTokenException`). */
+  | 'invalid_csrf_token';
 
 /** The registry code of each failure. */
 const CODES = {
   bad_credentials: 'ERR_FIREWALL_BAD_CREDENTIALS',
   too_many_attempts: 'ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS',
+  invalid_csrf_token: 'ERR_FIREWALL_INVALID_CSRF_TOKEN',
 } as const satisfies Record<AuthenticationFailure, string>;
 
 /** The codes an {@link AuthenticationError} carries. */
@@ -26,9 +30,9 @@ const AUTHENTICATION_CODES = Object.values(CODES);
 
 /**
  * A domain error: the client could not be authenticated (codes `ERR_FIREWALL_BAD_CREDENTIALS`,
- * `ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS`). Not an HTTP error: the firewall turns it into the
- * authenticator's failure response, the entry point's 401, or a 429 (Symfony
- * `AuthenticationException` and `ExceptionListener`).
+ * `ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS`, `ERR_FIREWALL_INVALID_CSRF_TOKEN`). Not an HTTP
+ * error: the firewall turns it into the authenticator's failure response, the entry point's
+ * 401, or a 429 (Symfony `AuthenticationException` and `ExceptionListener`).
  */
 export class AuthenticationError extends KernelError {
   override name = 'AuthenticationError';
@@ -64,4 +68,9 @@ export const INVALID_CREDENTIALS = formatMessage('ERR_FIREWALL_BAD_CREDENTIALS')
 /** @returns an {@link AuthenticationError} for bad credentials (`Invalid credentials.`) */
 export function badCredentials(): AuthenticationError {
   return new AuthenticationError('bad_credentials', INVALID_CREDENTIALS);
+}
+
+/** @returns an {@link AuthenticationError} for a login form without the session's CSRF token (`Invalid CSRF token.`) */
+export function invalidCsrfToken(): AuthenticationError {
+  return new AuthenticationError('invalid_csrf_token', formatMessage('ERR_FIREWALL_INVALID_CSRF_TOKEN'));
 }

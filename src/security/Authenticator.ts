@@ -33,6 +33,12 @@ export interface AuthenticationEntryPoint {
 export interface Authenticator extends Partial<AuthenticationEntryPoint> {
   /** Its name in firewall options (`entryPoint`) and in `req.security.authenticator`, e.g. `http_basic`. */
   readonly name: string;
+  /**
+   * An interactive login, a form a person fills in (Symfony `InteractiveAuthenticatorInterface`):
+   * its {@link onAuthenticationFailure} answers every failure, login throttling included (the
+   * form shows the message), where a throttled attempt is otherwise a 429. @default false
+   */
+  readonly interactive?: boolean;
   /** True when the request carries credentials for this authenticator; it then runs. */
   supports(req: Request): boolean;
   /**

@@ -12,7 +12,8 @@ import { defineRequestSlot } from '../http/requestSlots';
  *   required to access this resource.`;
  * - access denied to an authenticated user is a 403 `Access Denied.` (or the rule's message);
  * - failed authentication is the authenticator's failure response, else the entry point's;
- *   refused by login throttling it is a 429 with `Retry-After`.
+ *   refused by login throttling it is a 429 with `Retry-After` (an interactive login, the form
+ *   login, answers that too: it redirects to its form, which shows the message).
  * HTTP errors go to `next(err)`, so the kernel renders them (HTML or problem+json).
  */
 
@@ -59,7 +60,7 @@ export function failAuthentication(
   authenticator: Authenticator,
   error: AuthenticationError,
 ): void {
-  if (error.failure === 'too_many_attempts') {
+  if (error.failure === 'too_many_attempts' && authenticator.interactive !== true) {
     return next(new TooManyRequestsHttpError(error.retryAfterSeconds ?? 60, error.message, { cause: error }));
   }
   if (authenticator.onAuthenticationFailure?.(req, res, error) === true) return;

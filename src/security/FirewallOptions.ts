@@ -4,6 +4,7 @@ import { parseOptions } from '../config/parseOptions';
 import { AccessMap, accessControlSchema } from './AccessMap';
 import type { AuthenticationEntryPoint, Authenticator } from './Authenticator';
 import { LoginThrottler, loginThrottlingSchema } from './LoginThrottler';
+import { LogoutListener, logoutSchema } from './LogoutListener';
 import { buildRequestMatcher, methodsSchema, regexSchema } from './RequestMatcher';
 import { RoleHierarchy, roleHierarchySchema } from './RoleHierarchy';
 import type { UserProvider } from './UserProvider';
@@ -73,6 +74,11 @@ export const firewallConfigSchema = optionsObject({
   entryPoint: z.union([z.string(), objectWith<AuthenticationEntryPoint>(['start'], 'an entry point')], {
     error: 'expected an authenticator name such as "http_basic" or an object with start(req, res)',
   }).optional(),
+  /**
+   * Logout (Symfony `logout: { path, target }` with CSRF protection): `POST <path>` with the
+   * session's CSRF token ends the session. Off when absent. @example { path: '/admin/logout', target: '/admin/login' }
+   */
+  logout: logoutSchema.optional(),
 }).transform((f, ctx) => {
   const fail = (key: string) => (message: string): void => {
     ctx.addIssue({ code: 'custom', path: [key], message, input: undefined });
@@ -87,6 +93,8 @@ export const firewallConfigSchema = optionsObject({
     authenticators: Object.freeze(f.authenticators),
     provider: f.provider,
     entryPoint: entryPointOf(f.entryPoint, f.authenticators, fail('entryPoint')),
+    /** Answers `POST <logout.path>`, when configured. */
+    logout: f.logout === undefined ? undefined : new LogoutListener(f.logout),
     /** Where a stateful firewall keeps the user identifier in the session. */
     sessionKey: `_security_${f.name}`,
   });

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { StorageUnavailableError } from '../storage/StorageUnavailableError';
 import { badCredentials, isAuthenticationError } from './AuthenticationError';
 import type { Authenticator } from './Authenticator';
+import { CSRF_SESSION_KEY } from './csrf';
 import { denyAccess, failAuthentication, rememberEntryPoint } from './ExceptionListener';
 import { FirewallOptions, ResolvedFirewall, ResolvedFirewallOptions, resolveFirewallOptions } from './FirewallOptions';
 import { RequestFacts, requestFacts } from './RequestMatcher';
@@ -25,7 +26,7 @@ function sessionOf(req: Request, create = true): SessionLike | undefined {
 /**
  * Symfony's `migrate` session strategy (`SessionStrategyListener`): when the authenticated user
  * changes, the session gets a new id (the old one is destroyed, against fixation), keeps its
- * data, and remembers the new user. Without a session layer there is nothing to do.
+ * data but the CSRF token, and remembers the new user. Without a session layer there is nothing to do.
  * @throws StorageUnavailableError (503) `Session storage is unavailable.` when the session
  *   layer flagged the store as down (`req.sessionUnavailable`), or when regenerating fails
  */
@@ -35,7 +36,8 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
     throw new StorageUnavailableError('Session', 'the session layer flagged the store as down');
   }
   if (session === undefined || session[key] === identifier) return;
-  const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie'));
+  // the CSRF token is not carried over: a login gets a fresh one (Symfony's fix of CVE-2022-24895)
+  const data = Object.fromEntries(Object.entries(session).filter(([k]) => k !== 'cookie' && k !== CSRF_SESSION_KEY));
   await new Promise<void>((resolve, reject) => session.regenerate((err: unknown) => {
     if (err === undefined || err === null) resolve();
     else reject(err instanceof Error ? err : new Error('Session regeneration failed.', { cause: err }));
@@ -55,7 +57,8 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
  *    the request goes on anonymous and unchecked);
  * 2. restores the user a stateful firewall keeps in the session (`_security_<name>`), reloaded
  *    from the provider;
- * 3. runs the first authenticator that supports the request: password attempts are throttled,
+ * 3. answers `POST` on a firewall's `logout.path` (see {@link LogoutListener}), else
+ *    runs the first authenticator that supports the request: password attempts are throttled,
  *    checked by the provider, and a success migrates the session (new id) and may answer (JSON
  *    login); a failure answers 401 (or 429 when throttled);
  * 4. sets `req.user` and `req.security` (roles expanded by the hierarchy);
@@ -113,6 +116,7 @@ function handle(
   if (!fw.stateless && session === undefined && req.sessionUnavailable === true) {
     return void next(new StorageUnavailableError('Session', 'the session could not be loaded'));
   }
+  if (fw.logout?.matches(req) === true) return fw.logout.handle(req, res, next);
   const remembered = session?.[fw.sessionKey];
   const restore = typeof remembered === 'string' && fw.provider !== undefined;
   const authenticator = fw.authenticators.find((a) => a.supports(req));

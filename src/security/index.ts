@@ -12,7 +12,9 @@ export type { RequestMatcher, RequestMatcherOptions, RequestFacts } from './Requ
 export { isGranted, PUBLIC_ACCESS } from './SecurityState';
 export type { SecurityState, AccessDecision } from './SecurityState';
 export { denyAccess, startAuthentication } from './ExceptionListener';
-export { AuthenticationError, isAuthenticationError, badCredentials, INVALID_CREDENTIALS } from './AuthenticationError';
+export {
+  AuthenticationError, isAuthenticationError, badCredentials, invalidCsrfToken, INVALID_CREDENTIALS,
+} from './AuthenticationError';
 export type { AuthenticationFailure } from './AuthenticationError';
 export type { Authenticator, AuthenticationEntryPoint, Passport } from './Authenticator';
 export { HttpBasicAuthenticator } from './HttpBasicAuthenticator';
@@ -23,6 +25,12 @@ export { AccessTokenAuthenticator } from './AccessTokenAuthenticator';
 export type { AccessTokenAuthenticatorOptions, AccessTokenLookup } from './AccessTokenAuthenticator';
 export { JsonLoginAuthenticator } from './JsonLoginAuthenticator';
 export type { JsonLoginAuthenticatorOptions } from './JsonLoginAuthenticator';
+export { FormLoginAuthenticator } from './FormLoginAuthenticator';
+export type { FormLoginAuthenticatorOptions } from './FormLoginAuthenticator';
+export { LogoutListener } from './LogoutListener';
+export type { LogoutOptions } from './LogoutListener';
+export { csrfToken, isCsrfTokenValid } from './csrf';
+export { lastAuthenticationError, lastUsername } from './AuthenticationUtils';
 export { createSecurityUser } from './SecurityUser';
 export type { SecurityUser } from './SecurityUser';
 export type { UserProvider } from './UserProvider';

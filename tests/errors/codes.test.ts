@@ -13,7 +13,7 @@ import { statusOf } from '../../src/http/ErrorRenderer';
 import { ErrorTemplates } from '../../src/http/ErrorTemplates';
 import { criteriaOf } from '../../src/profiler/pageSupport';
 import { parseRoutes } from '../../src/routing/loader/RouteFileLoader';
-import { AuthenticationError, badCredentials } from '../../src/security/AuthenticationError';
+import { AuthenticationError, badCredentials, invalidCsrfToken } from '../../src/security/AuthenticationError';
 import { LoginThrottler } from '../../src/security/LoginThrottler';
 import { MemoryThrottleStore } from '../../src/security/MemoryThrottleStore';
 import { StorageUnavailableError } from '../../src/storage/StorageUnavailableError';
@@ -95,6 +95,7 @@ const EXAMPLES: Record<ErrorCode, () => unknown> = {
     await throttler.fail('ada', '127.0.0.1');
     await throttler.check('ada', '127.0.0.1');
   }),
+  ERR_FIREWALL_INVALID_CSRF_TOKEN: () => invalidCsrfToken(),
   ERR_API_INVALID_QUERY: () => new InvalidQueryError('Invalid query parameter "page": expected a whole number from 1.'),
   ERR_API_ITEM_NOT_FOUND: () => new ItemNotFoundError('Book', '999'),
   ERR_API_NOT_ACCEPTABLE: () => new NotAcceptableError('text/csv', ['application/ld+json', 'application/json']),

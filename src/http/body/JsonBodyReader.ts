@@ -1,4 +1,4 @@
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { formatMessage } from '../../errors/codes';
 import { BadRequestHttpError, HttpError } from '../errors';
 import { z } from 'zod';
@@ -75,7 +75,12 @@ function tooLarge(cause?: unknown): HttpError {
   return new HttpError('ERR_HTTP_PAYLOAD_TOO_LARGE', message, { cause, headers: { Connection: 'close' } });
 }
 
-function translate(err: unknown): HttpError {
+/**
+ * body-parser's error as an HTTP error with a clear message, never a 500.
+ * @returns 400 `Malformed JSON body: <reason>` for unparsable JSON, a 413 (see {@link tooLarge}),
+ *   else body-parser's 400 or 415 as `Unreadable request body: <reason>`
+ */
+export function translateBodyError(err: unknown): HttpError {
   const e = err as { type?: string; status?: number; message?: string };
   // no cause: body-parser's error carries the body and V8's message quotes it
   if (e.type === 'entity.parse.failed') {
@@ -95,12 +100,25 @@ function translate(err: unknown): HttpError {
  */
 export function createJsonBodyReader(options: JsonBodyReaderOptions = {}): JsonBodyReader {
   const limit = parseByteLimit(parseOptions(jsonBodyReaderOptionsSchema, options, '').limit ?? '100kb');
-  const parser = express.json({ limit, type: [...JSON_TYPES], strict: true });
+  return bodyReader(express.json({ limit, type: [...JSON_TYPES], strict: true }), limit, isJsonRequest);
+}
+
+/**
+ * A body-parser middleware as a promise: a `Content-Length` over `limit` (bytes) on a request
+ * `accepts` takes is a 413 at once, the body unread; body-parser's errors are translated by
+ * {@link translateBodyError}.
+ */
+export function bodyReader(
+  parser: RequestHandler, limit: number, accepts: (req: Request) => boolean,
+): (req: Request, res: Response) => Promise<void> {
   return (req, res) => new Promise<void>((resolve, reject) => {
     // body-parser would read (and drop) the whole body before answering 413: refuse it unread
     const length = Number(req.headers['content-length']);
     const announced = req.headers['transfer-encoding'] === undefined ? length : 0;
-    if (announced > limit && isJsonRequest(req)) return reject(tooLarge());
-    parser(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(translate(err))));
+    if (announced > limit && accepts(req)) return reject(tooLarge());
+    void parser(req, res, (err?: unknown) => {
+      if (err === undefined || err === null) resolve();
+      else reject(translateBodyError(err));
+    });
   });
 }
