@@ -154,46 +154,77 @@ export class Profiler {
 
   /**
    * Wraps `res.end`: injects the toolbar loader into an HTML page, collects the profile, stores
-   * it, then lets the response finish.
+   * it, then lets the response finish. The wrapper stays the outermost one: a layer that wraps
+   * `res.end` later (express-session, which, to touch or save the session, writes all of a body
+   * but its last byte before ending) is called from it after the injection, so it gets the page
+   * with the toolbar rather than handing the profiler its last byte; the profile is collected
+   * when the real `end` comes, after them (the session's `Set-Cookie` is in it).
    */
   private hookEnd(req: Request, res: Response): void {
-    const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
+    type End = (...args: unknown[]) => Response;
+    const originalEnd = res.end.bind(res) as End;
+    const later: End[] = []; // wrappers set after this one, oldest first
+    let passed = 0;
+    let injected = false;
     let done = false;
-    (res as unknown as { end: (...args: unknown[]) => Response }).end = (...args: unknown[]) => {
-      if (done) return originalEnd(...args);
-      done = true;
+    const end: End = (...args) => {
       let endArgs = args;
-      let profile: Profile | undefined;
-      try {
-        if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel!.uri?.clientIp ?? '', 0)) {
-          endArgs = injectBeforeBodyEnd(res, args, this.toolbarSnippet(req, res));
+      if (!injected) {
+        injected = true;
+        try {
+          if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel!.uri?.clientIp ?? '', 0)) {
+            endArgs = injectBeforeBodyEnd(res, args, this.toolbarSnippet(req, res));
+          }
+        } catch (e) {
+          this.logger?.warn({ err: e }, 'profiler toolbar injection failed');
         }
-        profile = this.collect(req, res);
-      } catch (e) {
-        this.logger?.warn({ err: e }, 'profiler failed; profile dropped');
       }
-      if (profile === undefined) return originalEnd(...endArgs);
-      const token = profile.token;
-      const failed = (e: unknown): void => {
-        this.logger?.warn({ err: e, token }, 'profiler storage failed; profile dropped');
-      };
-      let written: Promise<void>;
-      try {
-        written = this.storage.write(profile);
-      } catch (e) {
-        written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      // through the later wrappers, newest first: each ends by calling what it saw as `res.end` (this one)
+      const next = later[later.length - 1 - passed];
+      if (next !== undefined) {
+        passed++;
+        return next.apply(res, endArgs);
       }
-      // the profile is there before the last byte: in the store at once, or once written
-      if (this.storage.writesVisibleAtOnce === true) {
-        written.catch(failed);
-        return originalEnd(...endArgs);
-      }
-      written.then(() => originalEnd(...endArgs), (e: unknown) => {
-        failed(e);
-        originalEnd(...endArgs);
-      });
-      return res;
+      if (done) return originalEnd(...endArgs);
+      done = true;
+      return this.profileThenEnd(req, res, originalEnd, endArgs);
     };
+    Object.defineProperty(res, 'end', {
+      configurable: true, enumerable: true, get: () => end, set: (wrapper: End) => { later.push(wrapper); },
+    });
+  }
+
+  /** Collects and stores the profile, then ends the response (once stored, unless writes show at once). */
+  private profileThenEnd(
+    req: Request, res: Response, originalEnd: (...args: unknown[]) => Response, endArgs: unknown[],
+  ): Response {
+    let profile: Profile | undefined;
+    try {
+      profile = this.collect(req, res);
+    } catch (e) {
+      this.logger?.warn({ err: e }, 'profiler failed; profile dropped');
+    }
+    if (profile === undefined) return originalEnd(...endArgs);
+    const token = profile.token;
+    const failed = (e: unknown): void => {
+      this.logger?.warn({ err: e, token }, 'profiler storage failed; profile dropped');
+    };
+    let written: Promise<void>;
+    try {
+      written = this.storage.write(profile);
+    } catch (e) {
+      written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    // the profile is there before the last byte: in the store at once, or once written
+    if (this.storage.writesVisibleAtOnce === true) {
+      written.catch(failed);
+      return originalEnd(...endArgs);
+    }
+    written.then(() => originalEnd(...endArgs), (e: unknown) => {
+      failed(e);
+      originalEnd(...endArgs);
+    });
+    return res;
   }
 
   /**

@@ -277,3 +277,20 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
     });
   });
 });
+
+describe('the back office in debug mode', () => {
+  test('the profiler toolbar is injected into pages of a session (express-session splits what it ends)', async () => {
+    const demo = await STORES[0][1]();
+    try {
+      const admin = await loggedIn(demo.kernel);
+      for (const url of ['/admin', '/admin/books', '/admin/books/1/edit', '/admin/login']) {
+        const res = await admin.get(url).expect(200);
+        const token = String(res.headers['x-debug-token']);
+        expect(res.text).toContain(`<script src="/_wdt/toolbar.js" data-token="${token}"`);
+        expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      }
+    } finally {
+      await demo.close();
+    }
+  });
+});
