@@ -1,12 +1,17 @@
 import type { Logger } from 'pino';
+import { invalidOption } from '../config/optionError';
 import { createKernel, Kernel } from '../kernel/createKernel';
 import type { ProfilerStorage } from '../profiler/storage/ProfilerStorage';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { AccessTokenAuthenticator } from '../security/AccessTokenAuthenticator';
+import { FormLoginAuthenticator } from '../security/FormLoginAuthenticator';
 import { HttpBasicAuthenticator } from '../security/HttpBasicAuthenticator';
 import { InMemoryUserProvider } from '../security/InMemoryUserProvider';
 import { RedisThrottleStore } from '../security/RedisThrottleStore';
 import { SqliteThrottleStore } from '../security/SqliteThrottleStore';
 import { openSqlite, SqliteDatabase } from '../storage/sqlite';
 import type { RedisClient } from '../storage/redis';
+import type { RouteCollection } from '../routing/RouteCollection';
 import { MemoryState } from '../api/state/MemoryState';
 import type { Resource } from '../api/resource/defineResource';
 import { DatabaseCollector } from '../profiler/collectors/DatabaseCollector';
@@ -21,6 +26,11 @@ export const DEMO_DEFAULTS = Object.freeze({
   adminPassword: 'admin',
   /** `USER_PASSWORD`: the `user` user's password (ROLE_USER). */
   userPassword: 'user',
+  /**
+   * `API_TOKEN`: the bearer token of the `admin` user on the API (`Authorization: Bearer …`).
+   * The service uses it only outside APP_ENV=prod; there, bearer tokens are off unless API_TOKEN is set.
+   */
+  apiToken: 'demo-api-token-not-for-production',
   /** `APP_SECRET`: signs session cookies; refused with APP_ENV=prod. */
   secret: 'express-kernel-demo-secret-not-for-production',
   /** `CORS_ALLOW_ORIGIN`: origins allowed on `^/api`. */
@@ -52,6 +62,13 @@ export interface DemoKernelOptions {
   /** @default DEMO_DEFAULTS.userPassword */
   userPassword?: string;
   /**
+   * The bearer token that authenticates as `admin` on the `main` firewall (RFC 6750 `b64token`
+   * characters); null turns bearer tokens off (every one is a 401). @default DEMO_DEFAULTS.apiToken
+   */
+  apiToken?: string | null;
+  /** Adds routes to the demo's table (a host's own pages; tests use it), after the demo's. */
+  extendRoutes?: (routes: RouteCollection) => void;
+  /**
    * Where books and authors are kept: the SQL store `openDemoDatabase()` returns (the service
    * uses it). @default a `MemoryState` with the demo's seed (nothing survives the process)
    */
@@ -68,6 +85,24 @@ function memoryStore(): DemoStore {
   return store;
 }
 
+/** RFC 6750 §2.1 `b64token`: what a client can send after `Bearer `. */
+export const BEARER_TOKEN = /^[a-zA-Z0-9\-._~+/]+=*$/;
+/** What {@link BEARER_TOKEN} asks for, in words. */
+export const BEARER_TOKEN_SYNTAX = 'expected RFC 6750 token characters (letters, digits, - . _ ~ + /, then = padding)';
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The `main` firewall's bearer tokens: one token, the `admin` user's, compared in constant time
+ * (SHA-256 digests, so the length does not leak either).
+ */
+function bearerTokens(token: string | null): AccessTokenAuthenticator {
+  const expected = token === null ? null : sha256(token);
+  return new AccessTokenAuthenticator({
+    lookup: (presented) => (expected !== null && timingSafeEqual(sha256(presented), expected) ? 'admin' : null),
+  });
+}
+
 /** The demo kernel, with its API resources and the store behind them. */
 export interface DemoKernel extends Kernel {
   /** Book and Author. */
@@ -79,9 +114,16 @@ export interface DemoKernel extends Kernel {
 
 /**
  * The demo service's kernel: the reference's routing table behind every layer —
- * security headers, CORS on `^/api`, sessions (SQLite, or Redis when given), the `main`
- * firewall over `^/` with HTTP Basic and in-memory users (`admin`/ROLE_ADMIN, `user`/ROLE_USER),
- * `access_control` `^/admin` → ROLE_ADMIN, login throttling, locale (en, fr, de) and time zone.
+ * security headers, CORS on `^/api`, sessions (SQLite, or Redis when given), two firewalls on
+ * the same in-memory users (`admin`/ROLE_ADMIN, `user`/ROLE_USER):
+ * - `admin` on `^/admin` (the back office): a form login (`POST /admin/login`, fields
+ *   `_username`, `_password`, `_csrf_token`, `_target_path`), the user kept in the session,
+ *   logout by `POST /admin/logout` with `_token`; an anonymous request is redirected (302) to
+ *   `/admin/login`;
+ * - `main` on `^/`: HTTP Basic (its 401 challenge is the entry point) and bearer tokens (`apiToken`);
+ * `access_control`: `^/admin/login$` PUBLIC_ACCESS, `^/admin` ROLE_ADMIN; one login throttling
+ * (same store, limits and counters for both firewalls: a failed form login and a failed Basic
+ * login of one username and IP count together); locale (en, fr, de) and time zone.
  * @returns the kernel (an Express application)
  * @throws KernelConfigError for a bad option, Error when the SQLite file cannot be opened
  */
@@ -90,14 +132,20 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
   const database = openSqlite(sqlitePath, 'SQLITE_PATH');
   const store = options.store ?? memoryStore();
   const resources = createDemoResources(store);
+  const apiToken = options.apiToken === undefined ? DEMO_DEFAULTS.apiToken : options.apiToken;
+  if (apiToken !== null && !BEARER_TOKEN.test(apiToken)) {
+    throw invalidOption('apiToken', BEARER_TOKEN_SYNTAX, apiToken, { got: `${apiToken.length} characters` });
+  }
   const provider = new InMemoryUserProvider({
     users: {
       admin: { password: options.adminPassword ?? DEMO_DEFAULTS.adminPassword, roles: ['ROLE_ADMIN'] },
       user: { password: options.userPassword ?? DEMO_DEFAULTS.userPassword, roles: ['ROLE_USER'] },
     },
   });
+  const routes = createDemoRoutes(resources);
+  options.extendRoutes?.(routes);
   const kernel = createKernel({
-    routes: createDemoRoutes(resources),
+    routes,
     debug: options.debug ?? true,
     environment: options.environment,
     trustedProxies: options.trustedProxies ?? [],
@@ -117,8 +165,26 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     },
     session: options.redis !== undefined ? { store: 'redis', redis: options.redis } : { store: 'sqlite', sqlitePath },
     security: {
-      firewalls: [{ name: 'main', pattern: '^/', provider, authenticators: [new HttpBasicAuthenticator()] }],
-      accessControl: [{ path: '^/admin', roles: ['ROLE_ADMIN'] }],
+      firewalls: [
+        {
+          name: 'admin',
+          pattern: '^/admin',
+          provider,
+          authenticators: [new FormLoginAuthenticator({ loginPath: '/admin/login', defaultTargetPath: '/admin' })],
+          logout: { path: '/admin/logout', target: '/admin/login', csrfParameter: '_token' },
+        },
+        {
+          name: 'main',
+          pattern: '^/',
+          provider,
+          authenticators: [new HttpBasicAuthenticator(), bearerTokens(apiToken)],
+          entryPoint: 'http_basic',
+        },
+      ],
+      accessControl: [
+        { path: '^/admin/login$', roles: ['PUBLIC_ACCESS'] },
+        { path: '^/admin', roles: ['ROLE_ADMIN'] },
+      ],
       roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
       throttling: {
         store: options.redis !== undefined ? new RedisThrottleStore(options.redis) : new SqliteThrottleStore(database),

@@ -1,6 +1,6 @@
 import { compileTrust } from '../http/RequestUri';
 import { withoutPassword } from '../storage/redis';
-import { DEMO_DEFAULTS } from './app';
+import { BEARER_TOKEN, BEARER_TOKEN_SYNTAX, DEMO_DEFAULTS } from './app';
 
 /**
  * The demo service's settings read from its environment, validated at start-up (`npm start`,
@@ -22,6 +22,11 @@ export interface DemoEnv {
   readonly profilerAllowedIps: string[] | undefined;
   /** `REDIS_URL`, when set: a `redis://` or `rediss://` URL. */
   readonly redisUrl: string | undefined;
+  /**
+   * `API_TOKEN`, the `admin` user's bearer token on the API, when set: RFC 6750 token characters;
+   * with APP_ENV=prod, 32 characters or more and not the demo's.
+   */
+  readonly apiToken: string | undefined;
 }
 
 /** A start-up refusal: `Invalid environment variable "<NAME>": <why>`. */
@@ -96,6 +101,14 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
       throw new EnvError('REDIS_URL', `${example}, got "${withoutPassword(redisUrl)}".`);
     }
   }
+  const apiToken = env.API_TOKEN;
+  if (apiToken !== undefined && !BEARER_TOKEN.test(apiToken)) {
+    throw new EnvError('API_TOKEN', `${BEARER_TOKEN_SYNTAX}; e.g. the output of openssl rand -hex 32.`);
+  }
+  if (appEnv === 'prod' && apiToken !== undefined && (apiToken === DEMO_DEFAULTS.apiToken || apiToken.length < 32)) {
+    throw new EnvError('API_TOKEN', 'set a token of at least 32 characters (not the demo\'s) when APP_ENV=prod, '
+      + 'or leave it unset to turn bearer tokens off.');
+  }
   return Object.freeze({
     appEnv: appEnv as DemoEnv['appEnv'],
     debug: debugText === '1' || debugText === 'true',
@@ -104,5 +117,6 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
     trustedHosts,
     profilerAllowedIps: addresses(env, 'PROFILER_ALLOWED_IPS'),
     redisUrl,
+    apiToken,
   });
 }

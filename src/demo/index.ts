@@ -1,6 +1,7 @@
 /**
  * express-kernel/demo: the demo service's kernel and routes (a books and authors API (Book, Author resources), behind
- * HTTP Basic, with the profiler). Needs the optional peers better-sqlite3 and bcryptjs.
+ * HTTP Basic and bearer tokens, a back office behind a form login, with the profiler). Needs the optional peers
+ * better-sqlite3 and bcryptjs.
  */
 export { createDemoKernel, DEMO_DEFAULTS } from './app';
 export type { DemoKernel, DemoKernelOptions } from './app';

@@ -27,6 +27,8 @@ import { GracefulShutdown, parseShutdownTimeout } from '../http/gracefulShutdown
  *   writes (the Docker image's /app/var volume);
  * - `REDIS_URL`: sessions and throttling counters in Redis, shared by several instances;
  * - `APP_SECRET` (required with APP_ENV=prod), `ADMIN_PASSWORD`, `USER_PASSWORD`, `CORS_ALLOW_ORIGIN`;
+ * - `API_TOKEN`: the `admin` user's bearer token on the API (default: the demo's documented token,
+ *   except with APP_ENV=prod, where bearer tokens are off unless it is set);
  * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
  * - `SHUTDOWN_TIMEOUT_MS`: the grace period of a shutdown (default 10000).
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
       secret: demoEnv.secret,
       adminPassword: env.ADMIN_PASSWORD,
       userPassword: env.USER_PASSWORD,
+      // the demo's documented token never works in production
+      apiToken: demoEnv.apiToken ?? (appEnv === 'prod' ? null : undefined),
       corsOrigins: list(env.CORS_ALLOW_ORIGIN),
     });
   } catch (e) {

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createDemoKernel, DemoKernel } from '../../src/demo/app';
+import { createDemoKernel, DEMO_DEFAULTS, DemoKernel } from '../../src/demo/app';
 import { openDemoDatabase } from '../../src/demo/database';
+import { Browser, withTokenPage } from './demoBrowser';
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 const ADMIN = basic('admin', 'admin');
@@ -15,14 +16,14 @@ describe('the demo service', () => {
   afterEach(() => kernel.close());
 
   describe('firewall matrix (anonymous, user, admin × path × method)', () => {
+    // ^/admin is the admin firewall (form login): Basic credentials mean nothing there
     const cells: Array<[string, string, string | null, number]> = [
-      ['GET', '/admin', null, 401],
-      ['GET', '/admin', USER, 403],
-      ['GET', '/admin', ADMIN, 200],
-      ['POST', '/admin', null, 401],
-      ['POST', '/admin', ADMIN, 405],
-      ['GET', '/admin/nope', null, 401],
-      ['GET', '/admin/nope', ADMIN, 404],
+      ['GET', '/admin', null, 302],
+      ['GET', '/admin', USER, 302],
+      ['GET', '/admin', ADMIN, 302],
+      ['POST', '/admin', null, 302],
+      ['GET', '/admin/nope', null, 302],
+      ['GET', '/admin/nope', ADMIN, 302],
       ['GET', '/api/books', null, 200],
       ['GET', '/api/books', USER, 200],
       ['DELETE', '/api/books', ADMIN, 405],
@@ -36,11 +37,12 @@ describe('the demo service', () => {
       const res = await req;
       expect(res.status).toBe(status);
       if (status === 401) expect(res.headers['www-authenticate']).toBe('Basic realm="Secured Area"');
+      if (status === 302) expect(res.headers.location).toBe('/admin/login');
     });
 
     test('a wrong password is a 401 and the 6th attempt within a minute is a 429 with Retry-After', async () => {
-      for (let i = 0; i < 5; i++) expect((await request(kernel).get('/admin').set('Authorization', basic('admin', 'nope'))).status).toBe(401);
-      const res = await request(kernel).get('/admin').set('Authorization', basic('admin', 'nope'));
+      for (let i = 0; i < 5; i++) expect((await request(kernel).get('/api/books').set('Authorization', basic('admin', 'nope'))).status).toBe(401);
+      const res = await request(kernel).get('/api/books').set('Authorization', basic('admin', 'nope'));
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     });
@@ -130,15 +132,14 @@ describe('the demo on a SQLite file', () => {
   test('sessions survive a new kernel on the same file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-demo-'));
     const file = path.join(dir, 'demo.sqlite');
-    const a = createDemoKernel({ sqlitePath: file });
-    const login = await request(a).get('/admin').set('Authorization', ADMIN);
-    expect(login.status).toBe(200);
-    const cookie = login.headers['set-cookie'];
-    expect(cookie).toBeDefined();
+    const a = createDemoKernel({ sqlitePath: file, extendRoutes: withTokenPage });
+    const browser = new Browser(a);
+    expect((await browser.login('admin', 'admin')).headers.location).toBe('/admin');
+    expect(browser.cookie).toBeDefined();
     await a.close();
 
     const b = createDemoKernel({ sqlitePath: file });
-    const again = await request(b).get('/admin').set('Cookie', String(cookie).split(';')[0]);
+    const again = await request(b).get('/admin').set('Cookie', browser.cookie!);
     expect(again.status).toBe(200);
     await b.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -164,5 +165,74 @@ describe('the demo on its SQL store', () => {
     await b.close();
     await second.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the back office\'s firewall (admin, form login) and the API\'s (main, Basic and bearer)', () => {
+  let kernel: DemoKernel;
+  beforeEach(() => { kernel = createDemoKernel({ debug: true, extendRoutes: withTokenPage }); });
+  afterEach(() => kernel.close());
+
+  test('an admin logs in through the form, reaches /admin, and logs out with the CSRF token', async () => {
+    const browser = new Browser(kernel);
+    const first = await browser.get('/admin/nope?x=1');
+    expect([first.status, first.headers.location]).toEqual([302, '/admin/login']);
+    const login = await browser.login('admin', 'admin');
+    expect([login.status, login.headers.location]).toEqual([302, '/admin/nope?x=1']);
+    expect((await browser.get('/admin')).status).toBe(200);
+    const { csrf } = await browser.loginPage();
+    expect((await browser.post('/admin/logout', { _token: 'forged' })).status).toBe(403);
+    expect((await browser.get('/admin')).status).toBe(200);
+    const out = await browser.post('/admin/logout', { _token: csrf });
+    expect([out.status, out.headers.location]).toEqual([302, '/admin/login']);
+    expect((await browser.get('/admin')).headers.location).toBe('/admin/login');
+  });
+
+  test('the login page is public: never redirected to itself', async () => {
+    const res = await request(kernel).get('/admin/login').set('Accept', 'text/html');
+    expect(res.status).not.toBe(302);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  test('a logged-in ROLE_USER gets a 403 HTML page', async () => {
+    const browser = new Browser(kernel);
+    expect((await browser.login('user', 'user')).headers.location).toBe('/admin');
+    const res = await browser.get('/admin');
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  test('failed form logins and failed Basic logins share the throttling counters (5 per minute)', async () => {
+    const browser = new Browser(kernel);
+    for (let i = 0; i < 3; i++) expect((await browser.login('admin', 'nope')).headers.location).toBe('/admin/login');
+    for (let i = 0; i < 2; i++) expect((await request(kernel).get('/api/books').set('Authorization', basic('admin', 'nope'))).status).toBe(401);
+    expect((await request(kernel).get('/api/books').set('Authorization', ADMIN)).status).toBe(429);
+    expect((await browser.login('admin', 'admin')).headers.location).toBe('/admin/login');
+    expect((await browser.get('/admin')).headers.location).toBe('/admin/login');
+  });
+
+  test('a bearer token writes to the API as admin; a wrong one is a 401 invalid_token', async () => {
+    const bearer = `Bearer ${DEMO_DEFAULTS.apiToken}`;
+    const created = await request(kernel).post('/api/books').set('Authorization', bearer).send({ title: 'Solaris' });
+    expect(created.status).toBe(201);
+    expect((await request(kernel).delete(created.headers.location).set('Authorization', bearer)).status).toBe(204);
+    const wrong = await request(kernel).post('/api/books').set('Authorization', 'Bearer nope').send({ title: 'X' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Bearer error="invalid_token",error_description="Invalid credentials."');
+    // anonymous: the entry point is still HTTP Basic's challenge
+    const anon = await request(kernel).post('/api/books').send({ title: 'X' });
+    expect(anon.headers['www-authenticate']).toBe('Basic realm="Secured Area"');
+  });
+
+  test('apiToken: null turns bearer tokens off; a token the header cannot carry is refused at start-up', async () => {
+    const off = createDemoKernel({ apiToken: null });
+    const res = await request(off).post('/api/books').set('Authorization', `Bearer ${DEMO_DEFAULTS.apiToken}`).send({ title: 'X' });
+    expect(res.status).toBe(401);
+    await off.close();
+    const own = createDemoKernel({ apiToken: 'a'.repeat(40) });
+    expect((await request(own).post('/api/books').set('Authorization', `Bearer ${'a'.repeat(40)}`).send({ title: 'Y' })).status).toBe(201);
+    expect((await request(own).post('/api/books').set('Authorization', `Bearer ${DEMO_DEFAULTS.apiToken}`).send({ title: 'Y' })).status).toBe(401);
+    await own.close();
+    expect(() => createDemoKernel({ apiToken: 'has space' })).toThrow(/Invalid option "apiToken": expected RFC 6750/);
   });
 });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEMO_DEFAULTS } from '../../src/demo/app';
 import { EnvError, readDemoEnv } from '../../src/demo/env';
 import { cleanEnv } from '../service/serverProcess';
 
@@ -33,6 +34,18 @@ describe('readDemoEnv(env)', () => {
   test('TRUSTED_HOSTS patterns must compile', () => {
     expect(() => readDemoEnv({ TRUSTED_HOSTS: '^ok$,(bad' })).toThrow(/^Invalid environment variable "TRUSTED_HOSTS": "\(bad" is not a valid regular expression/);
     expect(readDemoEnv({ TRUSTED_HOSTS: '^example\\.com$' }).trustedHosts).toEqual(['^example\\.com$']);
+  });
+
+  test('API_TOKEN: RFC 6750 characters; with prod, 32 characters or more and not the demo\'s; unset means none', () => {
+    expect(() => readDemoEnv({ API_TOKEN: '' })).toThrow(/^Invalid environment variable "API_TOKEN": expected RFC 6750/);
+    expect(() => readDemoEnv({ API_TOKEN: 'two words' })).toThrow(/"API_TOKEN"/);
+    expect(readDemoEnv({ API_TOKEN: 'short-but-fine-in-dev' }).apiToken).toBe('short-but-fine-in-dev');
+    expect(readDemoEnv({}).apiToken).toBeUndefined();
+    const prod = { APP_ENV: 'prod', APP_SECRET: SECRET };
+    expect(() => readDemoEnv({ ...prod, API_TOKEN: DEMO_DEFAULTS.apiToken })).toThrow(/^Invalid environment variable "API_TOKEN": set a token of at least 32/);
+    expect(() => readDemoEnv({ ...prod, API_TOKEN: 'x'.repeat(31) })).toThrow(/"API_TOKEN"/);
+    expect(readDemoEnv({ ...prod, API_TOKEN: 'x'.repeat(32) }).apiToken).toBe('x'.repeat(32));
+    expect(readDemoEnv(prod).apiToken).toBeUndefined();
   });
 
   test('a REDIS_URL that is not redis:// is refused without showing its password', () => {

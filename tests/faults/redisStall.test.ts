@@ -26,10 +26,10 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
     storage = await RedisProfilerStorage.open(redis.url, { timeoutMs: 500 });
     const logger = pino({ level: 'warn' }, { write: (line: string) => { logs.push(line); } });
     kernel = createDemoKernel({ debug: true, redis: client, profilerStorage: storage, logger });
-    const login = await request(kernel).get('/admin').set('Authorization', BASIC).expect(200);
+    const login = await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200);
     cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
     expect(cookie).toMatch(/^EKSESSID=/);
-    await request(kernel).get('/admin').set('Cookie', cookie).expect(200);
+    await request(kernel).get('/api/time').set('Cookie', cookie).expect(200);
   });
 
   afterAll(async () => {
@@ -51,14 +51,14 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
     redis.signal('SIGSTOP');
     try {
       const json = { Accept: 'application/json' };
-      const withCookie = await timed(request(kernel).get('/admin').set('Cookie', cookie).set(json));
+      const withCookie = await timed(request(kernel).get('/api/time').set('Cookie', cookie).set(json));
       expect(withCookie.res.status).toBe(503);
       expect(withCookie.res.headers['retry-after']).toMatch(/^\d+$/);
       expect(withCookie.res.headers['www-authenticate']).toBeUndefined();
       expect(withCookie.res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(withCookie.took).toBeLessThan(2500);
 
-      const withBasic = await timed(request(kernel).get('/admin').set('Authorization', BASIC));
+      const withBasic = await timed(request(kernel).get('/api/time').set('Authorization', BASIC));
       expect(withBasic.res.status).toBe(503);
       expect(withBasic.res.headers['retry-after']).toMatch(/^\d+$/);
       expect(withBasic.took).toBeLessThan(2500);
@@ -78,8 +78,8 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
   }, 30_000);
 
   test('after SIGCONT everything works again without a restart', async () => {
-    await request(kernel).get('/admin').set('Cookie', cookie).timeout(3000).expect(200);
-    await request(kernel).get('/admin').set('Authorization', BASIC).timeout(3000).expect(200);
+    await request(kernel).get('/api/time').set('Cookie', cookie).timeout(3000).expect(200);
+    await request(kernel).get('/api/time').set('Authorization', BASIC).timeout(3000).expect(200);
     const res = await request(kernel).get('/api').timeout(3000).expect(200);
     const token = res.headers['x-debug-token'];
     expect(await storage.has(token)).toBe(true);

@@ -59,12 +59,12 @@ describe('Redis killed', () => {
   });
 
   test('a valid session cookie gets 503 + Retry-After, not a 401 login prompt; recovers after a restart', async () => {
-    const cookie = cookieOf(await request(kernel).get('/admin').set('Authorization', BASIC).expect(200));
-    await request(kernel).get('/admin').set('Cookie', cookie).expect(200);
+    const cookie = cookieOf(await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200));
+    await request(kernel).get('/api/time').set('Cookie', cookie).expect(200);
     await redis.stop();
     try {
       const json = { Accept: 'application/json' };
-      expectUnavailable(await request(kernel).get('/admin').set('Cookie', cookie).set(json), 'Session');
+      expectUnavailable(await request(kernel).get('/api/time').set('Cookie', cookie).set(json), 'Session');
       const page = await request(kernel).get('/_profiler/empty/search/results?limit=5').set(json);
       expectUnavailable(page, 'Profiler');
     } finally {
@@ -73,7 +73,7 @@ describe('Redis killed', () => {
     // the session was in the Redis that died: a restart without persistence lost it, so the
     // cookie is now simply unknown (anonymous), and logging in works again
     await new Promise((r) => setTimeout(r, 2500));
-    await request(kernel).get('/admin').set('Authorization', BASIC).timeout(3000).expect(200);
+    await request(kernel).get('/api/time').set('Authorization', BASIC).timeout(3000).expect(200);
   }, 30_000);
 });
 
@@ -94,14 +94,14 @@ describe('a read-only SQLite database (PRAGMA query_only)', () => {
 
   test('a login whose session cannot be saved is a 503 without Set-Cookie, with the reason logged', async () => {
     (kernel.sessionLayer!.store as SqliteSessionStore).db.pragma('query_only = ON');
-    const res = await request(kernel).get('/admin').set('Authorization', BASIC).set('Accept', 'application/json');
+    const res = await request(kernel).get('/api/time').set('Authorization', BASIC).set('Accept', 'application/json');
     expectUnavailable(res, 'Session');
     expect(logs.join('')).toMatch(/SQLITE_READONLY/);
   });
 
   test('POST /api/books on a read-only database is a 503 with the reason logged, not a bare 500', async () => {
     // logged in first (the session cookie), so the failing write is the only thing that happens
-    const cookie = cookieOf(await request(kernel).get('/admin').set('Authorization', BASIC).expect(200));
+    const cookie = cookieOf(await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200));
     // the store's one SQLite connection becomes read-only: the insert fails with SQLITE_READONLY
     await sql`PRAGMA query_only = ON`.execute(books.db);
     const res = await request(kernel).post('/api/books').set('Cookie', cookie)

@@ -84,6 +84,16 @@ describe('FormLoginAuthenticator (firewall admin, real SQLite sessions and throt
       const profile = await profileOf(res, k.kernel);
       expect(profile.collectors.security).toMatchObject({ firewall: 'admin', user: 'admin', authenticator: 'form_login' });
     });
+
+    test('the profile of a login attempt holds neither the password nor the CSRF token', async () => {
+      const browser = new Browser(k.kernel);
+      const { csrf } = await browser.loginPage();
+      const res = await browser.post('/admin/login', { _username: 'admin', _password: 'hunter2-secret', _csrf_token: csrf });
+      const profile = JSON.stringify(await profileOf(res, k.kernel));
+      expect(profile).toContain('_username');
+      expect(profile).not.toContain('hunter2-secret');
+      expect(profile).not.toContain(csrf);
+    });
   });
 
   describe('failure', () => {

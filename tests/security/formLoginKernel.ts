@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
 import { createKernel, Kernel } from '../../src/kernel/createKernel';
 import { Route } from '../../src/routing/Route';
 import { RouteCollection } from '../../src/routing/RouteCollection';
@@ -25,8 +24,6 @@ export interface FormLoginKernel {
   readonly throttleDb: SqliteDatabase;
   close(): Promise<void>;
 }
-
-export const SESSION_COOKIE = 'EKSESSID';
 
 function routes(): RouteCollection {
   const r = new RouteCollection();
@@ -94,56 +91,5 @@ export function formLoginKernel(maxAttempts = 5): FormLoginKernel {
   };
 }
 
-/** The `EKSESSID=…` pair of a response's Set-Cookie, or undefined. */
-export function sessionCookie(res: request.Response): string | undefined {
-  const list = (res.headers['set-cookie'] ?? []) as unknown as string[];
-  return list.map((c) => c.split(';')[0]).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-}
-
-/** What the test login page shows. */
-export interface LoginPage {
-  error: string | null;
-  lastUsername: string;
-  csrf: string;
-  user: string | null;
-}
-
-/**
- * A browser: keeps the session cookie between requests (and tells when it changed).
- */
-export class Browser {
-  cookie: string | undefined;
-  constructor(readonly kernel: Kernel) {}
-
-  private keep(res: request.Response): request.Response {
-    this.cookie = sessionCookie(res) ?? this.cookie;
-    return res;
-  }
-
-  async get(url: string, accept = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8'): Promise<request.Response> {
-    const req = request(this.kernel).get(url).set('Accept', accept);
-    return this.keep(await (this.cookie === undefined ? req : req.set('Cookie', this.cookie)));
-  }
-
-  async post(url: string, form: Record<string, string | string[]>): Promise<request.Response> {
-    const req = request(this.kernel).post(url).type('form').set('Accept', 'text/html');
-    return this.keep(await (this.cookie === undefined ? req : req.set('Cookie', this.cookie)).send(form));
-  }
-
-  async loginPage(): Promise<LoginPage> {
-    const res = await this.get('/admin/login', 'application/json');
-    expect(res.status).toBe(200);
-    return res.body as LoginPage;
-  }
-
-  /** Opens the login page, then posts the form with its CSRF token (and `extra` fields). */
-  async login(username: string, password: string, extra: Record<string, string> = {}): Promise<request.Response> {
-    const { csrf } = await this.loginPage();
-    return this.post('/admin/login', { _username: username, _password: password, _csrf_token: csrf, ...extra });
-  }
-
-  /** The session's data (without its cookie), or null without a session. */
-  async session(): Promise<Record<string, unknown> | null> {
-    return (await this.get('/probe', 'application/json')).body as Record<string, unknown> | null;
-  }
-}
+export { Browser, sessionCookie } from '../helpers/formBrowser';
+export type { LoginPage } from '../helpers/formBrowser';
