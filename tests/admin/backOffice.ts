@@ -40,12 +40,25 @@ export const STORES: ReadonlyArray<[string, () => Promise<Demo>]> = [
   }],
 ];
 
-const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+/** The `_csrf_token` of the login page. */
+export function loginTokenOf(html: string): string {
+  const m = /name="_csrf_token" value="([^"]+)"/.exec(html);
+  if (m === null) throw new Error('no _csrf_token field on the page');
+  return m[1];
+}
 
-/** A client logged in as `user` (cookies kept between requests). */
+/**
+ * A client logged in through the back office's login form as `user` (cookies kept between
+ * requests); throws when the login does not redirect to the back office.
+ */
 export async function loggedIn(kernel: DemoKernel, user = 'admin', password = user): Promise<TestAgent> {
-  const agent = request.agent(kernel).set('Authorization', basic(user, password));
-  await agent.get('/admin/login');
+  const agent = request.agent(kernel);
+  const page = await agent.get('/admin/login').expect(200);
+  const res = await agent.post('/admin/login').type('form')
+    .send({ _username: user, _password: password, _csrf_token: loginTokenOf(page.text) });
+  if (![302, 303].includes(res.status) || res.headers.location !== '/admin') {
+    throw new Error(`login as ${user} answered ${res.status} ${String(res.headers.location)}`);
+  }
   return agent;
 }
 

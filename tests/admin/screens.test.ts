@@ -4,6 +4,7 @@
  * (the API's messages, 422, values kept), Post/Redirect/Get with flash messages, optimistic
  * locking, deletes, CSRF refusals that change nothing, and the audit log.
  */
+import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import type { LoggerData } from '../../src/profiler/collectors/LoggerCollector';
 import {
@@ -153,7 +154,9 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       expect(bad.text).toContain('<option value="2" selected>Dan Simmons (#2)</option>');
       expect(bad.text).toContain('role="alert"');
       // the API answers the same messages
-      const api = await admin.post('/api/books').set('Content-Type', 'application/json')
+      const basic = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
+      const api = await request(demo.kernel).post('/api/books').set('Authorization', basic)
+        .set('Content-Type', 'application/json')
         .set('Accept', 'application/json').send({ title: '  ', isbn: 'nope<b>', price: -3 }).expect(422);
       const messages = (api.body as { violations: Array<{ message: string }> }).violations.map((v) => v.message);
       for (const m of messages) expect(unescape(bad.text)).toContain(m);

@@ -1,0 +1,67 @@
+/**
+ * The back office behind the demo's `admin` firewall: the login page the screens render (fields,
+ * the last username, the error in the page's language, the target path), ROLE_ADMIN only (a
+ * ROLE_USER gets 403 pages and stores nothing), logout with the page's token.
+ */
+import request from 'supertest';
+import { loggedIn, loginTokenOf, STORES, tokenFrom, type Demo } from './backOffice';
+
+describe('the back office\'s login and access', () => {
+  let demo: Demo;
+  beforeEach(async () => { demo = await STORES[0][1](); });
+  afterEach(() => demo.close());
+
+  test('an anonymous request for a screen is redirected to the login page, then back after the login', async () => {
+    const agent = request.agent(demo.kernel);
+    const first = await agent.get('/admin/books?sort=title').set('Accept', 'text/html').expect(302);
+    expect(first.headers.location).toMatch(/\/admin\/login$/);
+    const page = await agent.get('/admin/login').expect(200);
+    expect(page.text).toMatch(/<input type="text" id="username" name="_username" value=""/);
+    expect(page.text).toMatch(/<input type="password" id="password" name="_password"/);
+    const res = await agent.post('/admin/login').type('form')
+      .send({ _username: 'admin', _password: 'admin', _csrf_token: loginTokenOf(page.text) });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.location).toBe('/admin/books?sort=title');
+    await agent.get('/admin/books?sort=title').expect(200);
+  });
+
+  test('a wrong password shows the generic error next to the kept username; in French for a French client', async () => {
+    const agent = request.agent(demo.kernel);
+    const page = await agent.get('/admin/login?_target_path=/admin/authors').expect(200);
+    expect(page.text).toContain('<input type="hidden" name="_target_path" value="/admin/authors">');
+    const failed = await agent.post('/admin/login').type('form')
+      .send({ _username: 'admin', _password: 'nope', _csrf_token: loginTokenOf(page.text) });
+    expect(failed.status).toBe(302);
+    const again = await agent.get('/admin/login').set('Accept-Language', 'fr').expect(200);
+    expect(again.text).toContain('<p class="error-summary" role="alert" id="login-error">Identifiants invalides.</p>');
+    expect(again.text).toMatch(/name="_username" value="admin" autocomplete="username"\s+aria-invalid="true"/);
+    const forgotten = await agent.get('/admin/login').expect(200);
+    expect(forgotten.text).not.toContain('role="alert"'); // shown once
+    expect((await agent.get('/admin/login?_target_path=//evil.example').expect(200)).text)
+      .not.toContain('name="_target_path"');
+  });
+
+  test('a logged-in ROLE_USER gets a 403 on every screen and stores nothing', async () => {
+    const user = await loggedIn(demo.kernel, 'user');
+    for (const url of ['/admin', '/admin/books', '/admin/books/1', '/admin/books/new', '/admin/books/1/edit']) {
+      await user.get(url).expect(403);
+    }
+    const token = loginTokenOf((await user.get('/admin/login').expect(200)).text);
+    await user.post('/admin/books/new').type('form').send({ _token: token, title: 'By a user' }).expect(403);
+    await user.post('/admin/books/1/delete').type('form').send({ _token: token, _version: '1' }).expect(403);
+    const admin = await loggedIn(demo.kernel);
+    const index = await admin.get('/admin/books').expect(200);
+    expect(index.text).not.toContain('By a user');
+    expect(index.text).toContain('<caption>3 items</caption>');
+  });
+
+  test('logout needs the page\'s token: without it a 403 and the session stays; with it back to the login page', async () => {
+    const admin = await loggedIn(demo.kernel);
+    await admin.post('/admin/logout').type('form').send({ _token: 'nope' }).expect(403);
+    const token = await tokenFrom(admin);
+    const out = await admin.post('/admin/logout').type('form').send({ _token: token });
+    expect([302, 303]).toContain(out.status);
+    expect(out.headers.location).toMatch(/\/admin\/login$/);
+    expect((await admin.get('/admin').set('Accept', 'text/html')).status).toBe(302);
+  });
+});
