@@ -16,6 +16,9 @@ const NEEDS_PROVIDER = 'a firewall with authenticators needs a UserProvider to c
 const NO_FIREWALL = 'expected at least one firewall, e.g. '
   + '[{ name: "main", authenticators: [new HttpBasicAuthenticator()], provider }]';
 
+const INTERACTIVE_STATELESS = 'an interactive login (form_login) keeps the user in the session, which a stateless '
+  + 'firewall never reads: the login would be forgotten at once; remove stateless: true';
+
 /** An authenticator, by duck typing (so instances from other realms and copies of the package pass). */
 const authenticator = objectWith<Authenticator>(['supports', 'authenticate'], AUTHENTICATOR)
   .refine((a) => typeof a.name === 'string', { error: `expected ${AUTHENTICATOR}` });
@@ -84,6 +87,7 @@ export const firewallConfigSchema = optionsObject({
     ctx.addIssue({ code: 'custom', path: [key], message, input: undefined });
   };
   if (f.security && f.authenticators.length > 0 && f.provider === undefined) fail('provider')(NEEDS_PROVIDER);
+  if (f.stateless && f.authenticators.some((a) => a.interactive === true)) fail('stateless')(INTERACTIVE_STATELESS);
   return Object.freeze({
     name: f.name,
     /** What requests it handles: `pattern`, `host` and `methods`, compiled. */

@@ -77,10 +77,15 @@ export function targetPathKey(req: Request): string {
  * so the login goes back there.
  */
 export class FormLoginAuthenticator implements Authenticator, AuthenticationEntryPoint {
+  /** Its name in `req.security.authenticator` and the profiler: `form_login`. */
   readonly name = 'form_login';
+  /** A person fills the form in: every failure, throttling included, comes back to the form. */
   readonly interactive = true;
+  /** The login page (`GET`), where the entry point and failures redirect. */
   readonly loginPath: string;
+  /** The path whose `POST` is a login attempt. */
   readonly checkPath: string;
+  /** Where a success goes when no target path was asked for nor saved. */
   readonly defaultTargetPath: string;
   private readonly usernameParameter: string;
   private readonly passwordParameter: string;

@@ -34,8 +34,11 @@ const readBody = createFormBodyReader('4kb');
  * session is kept. Other methods on the path go on to routing (a 405 from the router).
  */
 export class LogoutListener {
+  /** The path whose `POST` logs out. */
   readonly path: string;
+  /** Where the client is redirected after the logout. */
   readonly target: string;
+  /** The form field holding the CSRF token. */
   readonly csrfParameter: string;
 
   /** @param options - validated by {@link logoutSchema} (the firewall options do it) */

@@ -36,10 +36,14 @@ const synchroniser = csrfSync({
  * the user changes (login) or the session ends (logout). Put it in a hidden form field.
  * @param req - a request that went through the session layer
  * @returns 64 hex characters (32 random bytes)
- * @throws Error `requireSession() needs the session layer…` without a session layer (a configuration mistake)
+ * @throws Error `csrfToken() needs the session layer…` without a session layer (a configuration mistake)
  * @throws StorageUnavailableError (503) `Session storage is unavailable.` when the store is down
  */
 export function csrfToken(req: Request): string {
+  if (req.sessionInfo === undefined) {
+    throw new Error('csrfToken() needs the session layer (CSRF tokens are kept in the session): '
+      + 'give createKernel a session option, or pass sessionLayer({ … }) as layers.session.');
+  }
   return synchroniser.generateToken(req);
 }
 

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { profileOf } from '../../src/testing';
 import { FormLoginAuthenticator } from '../../src/security/FormLoginAuthenticator';
 import { KernelConfigError } from '../../src/config/KernelConfigError';
-import { basic } from './support';
+import { firewall } from '../../src/security/firewall';
+import { basic, testUsers } from './support';
 import { Browser, formLoginKernel, FormLoginKernel } from './formLoginKernel';
 
 describe('FormLoginAuthenticator (firewall admin, real SQLite sessions and throttling)', () => {
@@ -83,6 +84,10 @@ describe('FormLoginAuthenticator (firewall admin, real SQLite sessions and throt
       const res = await browser.login('admin', 'admin');
       const profile = await profileOf(res, k.kernel);
       expect(profile.collectors.security).toMatchObject({ firewall: 'admin', user: 'admin', authenticator: 'form_login' });
+      const panel = await request(k.kernel).get(`/_profiler/${profile.token}?panel=security`);
+      expect(panel.status).toBe(200);
+      expect(panel.text).toMatch(/Authenticator<\/th><td>form_login</);
+      expect(panel.text).toContain('admin');
     });
 
     test('the profile of a login attempt holds neither the password nor the CSRF token', async () => {
@@ -190,6 +195,11 @@ describe('new FormLoginAuthenticator(options)', () => {
     expect(() => new FormLoginAuthenticator({ loginPath: 'admin/login' })).toThrow(KernelConfigError);
     expect(() => new FormLoginAuthenticator({ loginPath: 'admin/login' })).toThrow(/Invalid option "loginPath"/);
     expect(() => new FormLoginAuthenticator({ defaultTargetPath: '//evil.example' })).toThrow(/"defaultTargetPath"/);
+  });
+
+  test('on a stateless firewall it is refused at start-up, naming the option', () => {
+    const fw = { name: 'admin', stateless: true, provider: testUsers(), authenticators: [new FormLoginAuthenticator()] };
+    expect(() => firewall({ firewalls: [fw] })).toThrow(/Invalid option "firewalls\[0\]\.stateless": an interactive login/);
   });
 
   test('refuses unknown options', () => {
