@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { TEMPLATES_DIR } from '../http/templates';
 import { lastAuthenticationError, lastUsername } from '../security/AuthenticationUtils';
 import { csrfToken } from '../security/csrf';
+import { isLocalPath } from '../security/localPath';
 import type { AdminApp } from './AdminApp';
 import type { Translator } from './translations';
 
@@ -45,14 +46,9 @@ function loginError(message: string | null, t: Translator): string | null {
   return throttled === null ? message : t('login.throttled', { minutes: throttled[1] });
 }
 
-/** A local path (`/admin/books`), never another origin (`//evil.example`, `https://…`). */
-function localPath(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length <= 2000 ? value : '';
-}
-
 /**
  * `GET /admin/login` (Symfony's login form template): `_username` (the last one tried),
- * `_password`, `_csrf_token`, `_target_path` (from `?_target_path=`, local paths only) and the
+ * `_password`, `_csrf_token`, `_target_path` (from `?_target_path=`, `isLocalPath` only) and the
  * last error, translated. The firewall's form login answers the POST.
  */
 export function loginPage(app: AdminApp) {
@@ -64,7 +60,7 @@ export function loginPage(app: AdminApp) {
       error: loginError(lastAuthenticationError(req), t),
       username: lastUsername(req),
       csrf: csrfToken(req),
-      targetPath: localPath(req.query._target_path),
+      targetPath: isLocalPath(req.query._target_path) ? req.query._target_path : '',
     });
   };
 }
