@@ -146,7 +146,6 @@ export class AdminApp {
    */
   render(req: Request, res: Response, status: number, template: string, context: Record<string, unknown>): void {
     const { t, lang } = this.translator(req);
-    const loggedIn = req.user !== undefined;
     const html = TEMPLATES.render(`admin/${template}`, {
       ...context,
       t,
@@ -157,8 +156,8 @@ export class AdminApp {
       home: this.url(req),
       logout: this.url(req, 'logout'),
       nav: [...this.admins.values()].map((a) => ({ label: a.shortName, url: this.url(req, a.slug) })),
-      token: loggedIn ? csrfToken(req) : '',
-      flashes: loggedIn ? this.takeFlash(req) : [],
+      token: csrfToken(req),
+      flashes: this.takeFlash(req),
     });
     res.status(status).type('text/html; charset=utf-8').send(html);
   }
