@@ -66,7 +66,12 @@ describe('node dist/cli/main.js', () => {
       ['author_get_collection', 'GET'], ['author_get', 'GET'], ['author_post', 'POST'], ['author_put', 'PUT'],
       ['author_patch', 'PATCH'], ['author_delete', 'DELETE'], ['api_jsonld_context', 'GET'], ['api_doc', 'GET'],
       ['api_docs_page', 'GET'], ['api_docs_openapi', 'GET'], ['api_docs_asset', 'GET'], ['hello_slash', 'GET'],
-      ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['boom', 'GET'], ['api_time', 'GET'],
+      ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['admin_login', 'GET'],
+      ['admin_logout', 'POST'], ['admin_stylesheet', 'GET'], ['admin_books_index', 'GET'], ['admin_books_new', 'GET|POST'],
+      ['admin_books_batch_delete', 'POST'], ['admin_books_detail', 'GET'], ['admin_books_edit', 'GET|POST'],
+      ['admin_books_delete', 'GET|POST'], ['admin_authors_index', 'GET'], ['admin_authors_new', 'GET|POST'],
+      ['admin_authors_batch_delete', 'POST'], ['admin_authors_detail', 'GET'], ['admin_authors_edit', 'GET|POST'],
+      ['admin_authors_delete', 'GET|POST'], ['boom', 'GET'], ['api_time', 'GET'],
     ]);
   });
 
