@@ -189,9 +189,13 @@ export class Profiler {
       done = true;
       return this.profileThenEnd(req, res, originalEnd, endArgs);
     };
-    Object.defineProperty(res, 'end', {
-      configurable: true, enumerable: true, get: () => end, set: (wrapper: End) => { later.push(wrapper); },
-    });
+    // A wrapper set once the response is ending (a session loaded late) is not part of this end:
+    // `res.end` becomes that wrapper, as a plain property, as it would without this hook.
+    const setLater = (wrapper: End): void => {
+      if (!injected) later.push(wrapper);
+      else Object.defineProperty(res, 'end', { configurable: true, enumerable: true, writable: true, value: wrapper });
+    };
+    Object.defineProperty(res, 'end', { configurable: true, enumerable: true, get: () => end, set: setLater });
   }
 
   /** Collects and stores the profile, then ends the response (once stored, unless writes show at once). */
