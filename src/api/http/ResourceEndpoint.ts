@@ -18,7 +18,7 @@ import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat, type ApiFormat } from './negotiation';
-import { sendFormatted } from './respond';
+import { sendFormatted, sendJsonText } from './respond';
 import { HttpError } from '../../http/errors';
 
 /**
@@ -30,6 +30,7 @@ import { HttpError } from '../../http/errors';
 export const WRITE_ATTEMPTS = 16;
 
 const MERGE_PATCH = 'application/merge-patch+json';
+const NOT_LOGGED: StateContext = Object.freeze({});
 const WRITE_TYPES = ['application/json', 'application/ld+json', 'application/hal+json'];
 
 /** Runs a security rule: a role (or attribute) for `isGranted`, or a function. */
@@ -66,14 +67,20 @@ export class ResourceEndpoint {
     return this.operations.find((op) => op.method === wanted) ?? this.operations[0];
   }
 
-  /** The per-call state context: the statements a store runs are kept for the profiler. */
+  /**
+   * The per-call state context: the statements a store runs are kept for the profiler (in
+   * `req.api.queries`, and passed to the `stateContext` option's). A request the kernel does not
+   * profile (`req.stopwatch` not enabled) keeps none of its own: the option's context is used as it is.
+   */
   stateContext(req: Request): StateContext {
     const queries = req.api?.queries;
     const outer = this.context?.(req);
+    if (queries === undefined) return outer ?? NOT_LOGGED;
+    const log = outer?.logQuery;
     return {
       logQuery: (entry: QueryLogEntry) => {
-        queries?.push(entry);
-        outer?.logQuery?.(entry);
+        queries.push(entry);
+        log?.(entry);
       },
     };
   }
@@ -86,7 +93,9 @@ export class ResourceEndpoint {
   readonly provide = async (req: Request): Promise<object | null> => {
     req.res?.vary('Accept'); // every answer of the route depends on Accept, the firewall's 401 included
     const operation = this.operationOf(req);
-    const state: ApiRequestState = { resource: this.resource, operation, queries: [] };
+    const state: ApiRequestState = req.stopwatch?.enabled === false
+      ? { resource: this.resource, operation }
+      : { resource: this.resource, operation, queries: [] };
     req.api = state;
     state.format = negotiateFormat(req, operation.method === 'GET');
     if (state.format === 'html' || !operation.item) return null;
@@ -196,10 +205,10 @@ export class ResourceEndpoint {
       if (link !== '') res.setHeader('Link', link);
       return sendFormatted(res, format, 200, members);
     }
-    const body = format === 'hal'
-      ? collectionHal(this.resource, members, page, links, base)
-      : collectionJsonLd(this.resource, members, page, links, path, this.paths, base);
-    sendFormatted(res, format, 200, body);
+    if (format === 'hal') {
+      return sendFormatted(res, format, 200, collectionHal(this.resource, members, page, links, base));
+    }
+    sendJsonText(res, format, 200, collectionJsonLd(this.resource, members, page, links, path, this.paths, base));
   }
 
   private getItem(req: Request, res: Response, format: ApiFormat): void {
