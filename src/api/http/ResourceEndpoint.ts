@@ -7,7 +7,7 @@ import type { SecurityRule } from '../resource/operations';
 import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiContext';
 import { collectionHal, itemHal } from '../serializer/hal';
 import { itemIri } from '../serializer/iri';
-import { collectionJsonLd, itemJsonLd } from '../serializer/jsonld';
+import { collectionJsonLd, itemJsonLdHead } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
 import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
@@ -178,13 +178,26 @@ export class ResourceEndpoint {
     }
   };
 
-  private sendItem(req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number): void {
+  private sendItem(
+    req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number, etag = etagOf(item),
+  ): void {
     const base = requestBase(req);
-    const normalized = this.representation(item, base);
-    res.setHeader('ETag', etagOf(item));
-    const body = format === 'hal' ? itemHal(this.resource, normalized, base)
-      : format === 'json' ? normalized : itemJsonLd(this.resource, normalized, this.paths, base);
+    res.setHeader('ETag', etag);
+    const body = format === 'hal' ? itemHal(this.resource, this.representation(item, base), base)
+      : format === 'json' ? this.representation(item, base) : this.jsonLd(item, base, true);
     sendFormatted(res, format, status, body);
+  }
+
+  /** The item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its representation. */
+  private jsonLd(item: StoredItem, base: RequestBase, withContext: boolean): Record<string, unknown> {
+    const head = itemJsonLdHead(this.resource, item.id, this.paths, base, withContext);
+    return normalizeItem(this.resource, item, this.paths, base, head);
+  }
+
+  /** The collection members in a format: JSON-LD's with their `@id` and `@type`. */
+  private members(items: readonly StoredItem[], format: ApiFormat, base: RequestBase): Record<string, unknown>[] {
+    if (format !== 'jsonld') return items.map((item) => this.representation(item, base));
+    return items.map((item) => this.jsonLd(item, base, false));
   }
 
   private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
@@ -199,7 +212,7 @@ export class ResourceEndpoint {
     const base = requestBase(req);
     const path = `${base.baseUrl}${this.resource.routePrefix}`;
     const links = pageLinks(path, this.resource, query, page);
-    const members = page.items.map((item) => this.representation(item, base));
+    const members = this.members(page.items, format, base);
     if (format === 'json') {
       const link = linkHeader(links);
       if (link !== '') res.setHeader('Link', link);
@@ -219,7 +232,7 @@ export class ResourceEndpoint {
       res.end();
       return;
     }
-    this.sendItem(req, res, format, item, 200);
+    this.sendItem(req, res, format, item, 200, etag);
   }
 
   private async post(req: Request, res: Response, format: ApiFormat): Promise<void> {

@@ -23,24 +23,19 @@ export function contextIri(paths: ApiPaths, base: RequestBase, name: string): st
   return `${base.baseUrl}${paths.contexts}/${name}`;
 }
 
-/** An item without `@context` (a collection member). */
-export function memberJsonLd(
-  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
+/**
+ * The JSON-LD keys of an item, to which `normalizeItem` adds its properties: `@id` and `@type`
+ * for a collection member, `@context` first for an item document.
+ * @param id - the item's id
+ * @param withContext - whether the item is a document of its own (not a member)
+ */
+export function itemJsonLdHead(
+  resource: Resource, id: number, paths: ApiPaths, base: RequestBase, withContext: boolean,
 ): Record<string, unknown> {
-  return {
-    '@id': itemIri(resource.routePrefix, normalized.id as number, base.baseUrl),
-    '@type': resource.shortName,
-    ...normalized,
-  };
-}
-
-/** An item document. */
-export function itemJsonLd(
-  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
-): Record<string, unknown> {
-  return {
-    '@context': contextIri(paths, base, resource.shortName), ...memberJsonLd(resource, normalized, paths, base),
-  };
+  const iri = itemIri(resource.routePrefix, id, base.baseUrl);
+  return withContext
+    ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': resource.shortName }
+    : { '@id': iri, '@type': resource.shortName };
 }
 
 /** The `hydra:search` IRI template of a resource's filters, or undefined without filters. */
@@ -85,6 +80,7 @@ function searchText(resource: Resource, path: string): string {
  * A collection page, as JSON text: `@context`, `@id`, `@type` (`hydra:Collection`),
  * `hydra:totalItems` (with a count), `hydra:member`, `hydra:view` (with pagination) and
  * `hydra:search` (with filters), in that order.
+ * @param members - the items, each with its {@link itemJsonLdHead} (without `@context`)
  */
 export function collectionJsonLd(
   resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, path: string,
@@ -100,7 +96,7 @@ export function collectionJsonLd(
     '@id': path,
     '@type': 'hydra:Collection',
     ...(page.totalItems !== undefined ? { 'hydra:totalItems': page.totalItems } : {}),
-    'hydra:member': members.map((m) => memberJsonLd(resource, m, paths, base)),
+    'hydra:member': members,
     ...(resource.pagination.enabled ? { 'hydra:view': view } : {}),
   });
   // the object's text ends with its closing brace: the search member goes just before it

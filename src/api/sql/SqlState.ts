@@ -288,17 +288,24 @@ export class SqlState implements StateProvider, StateProcessor {
     resource: ResourceMetadata, context: StateContext | undefined, work: () => Promise<T>,
   ): Promise<T> {
     const store = resource.shortName;
+    // without a log, no AsyncLocalStorage: once run, it makes every promise of the process pay a hook
+    const logged = (): Promise<T> => (context?.logQuery === undefined ? work() : statementContext.run(context, work));
+    const deadline = this.options.flavour === 'postgres' ? this.options.timeoutMs : 0;
+    if (!(deadline > 0)) {
+      try {
+        return await logged();
+      } catch (e) {
+        throw isStoreOutage(e) ? storageUnavailable(store, e) : e;
+      }
+    }
     const attempt = async (): Promise<{ value: T } | { error: unknown }> => {
       try {
-        // without a log, no AsyncLocalStorage: once run, it makes every promise of the process pay a hook
-        const log = context?.logQuery;
-        return { value: await (log === undefined ? work() : statementContext.run(context!, work)) };
+        return { value: await logged() };
       } catch (e) {
         if (isStoreOutage(e)) throw e;
         return { error: e };
       }
     };
-    const deadline = this.options.flavour === 'postgres' ? this.options.timeoutMs : 0;
     const outcome = await withDeadline(store, deadline, attempt).catch((e: unknown) => {
       throw storageUnavailable(store, e);
     });
