@@ -70,9 +70,6 @@ function loggedConnection(inner: DatabaseConnection): DatabaseConnection {
  * `SQLITE_BUSY` because another process wrote in between.
  */
 class LoggedDriver implements Driver {
-  /** One logged view per connection (SQLite has one, a pool a few): not a new proxy per statement. */
-  private readonly logged = new WeakMap<DatabaseConnection, DatabaseConnection>();
-
   constructor(
     private readonly inner: Driver,
     private readonly flavour: SqlFlavour,
@@ -82,13 +79,7 @@ class LoggedDriver implements Driver {
   init(): Promise<void> { return this.inner.init(); }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const inner = await this.inner.acquireConnection();
-    let connection = this.logged.get(inner);
-    if (connection === undefined) {
-      connection = loggedConnection(inner);
-      this.logged.set(inner, connection);
-    }
-    return connection;
+    return loggedConnection(await this.inner.acquireConnection());
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
