@@ -233,7 +233,7 @@ export class SqlState implements StateProvider, StateProcessor {
   /**
    * The SQL text of one of a resource's fixed statements (those whose text depends only on the
    * resource and `key`), compiled by Kysely on first use and kept: a read then skips building and
-   * compiling the query (about a tenth of an item request's time on SQLite).
+   * compiling the query (about 5 µs per read; see docs/benchmarks/api.md).
    */
   private compiled(resource: ResourceMetadata, key: string, compile: () => string): string {
     let texts = this.texts.get(resource);
