@@ -179,7 +179,7 @@ export function createKernel(options: KernelOptions): Kernel {
   // one router step for the whole stack (see composeLayers); the order is still LAYER_ORDER's
   const composed = composeLayers(orderLayers(layers).map((l) => l.handler));
   app.use(composed);
-  handleDirectly(app, composed);
+  handleDirectly(app, composed, profiler !== undefined ? ['end'] : []);
   Object.defineProperties(app, {
     kernelOptions: { value: resolved },
     profiler: { value: profiler },
