@@ -35,10 +35,10 @@ function recordHelmet(middleware: RequestHandler): HeaderOperation[] | undefined
 /**
  * The security headers layer: helmet with the given options (RFC 9110 field names, helmet's
  * values). helmet's headers depend on its options alone unless an option is a function (a CSP
- * directive computing a nonce): then, helmet runs once, here, on a recording response, and each
- * response gets the same operations in helmet's order through {@link presetHeaders}, checked once
- * instead of on every response. With a function among the options, or when helmet does not
- * answer synchronously, the layer is helmet itself.
+ * directive computing a nonce). When none is, helmet runs once, here, on a recording response,
+ * and each response gets the same operations in helmet's order through {@link presetHeaders},
+ * checked once instead of on every response. With a function among the options, or when helmet
+ * does not answer synchronously, the layer is helmet itself.
  *
  * Replaying helmet's headers with `setHeader` measured no cheaper than helmet (31.3k against
  * 30.6k instructions a call, docs/benchmarks/speed-tricks.md): `setHeader`'s checks were the
