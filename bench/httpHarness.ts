@@ -137,13 +137,20 @@ export function probe(
   });
 }
 
-/** Fails unless `GET urlPath` answers `status` with a JSON body; returns the response. */
+/**
+ * Fails unless `GET urlPath` answers `status` with a JSON body (`application/json` or a
+ * `+json` type such as the API entrypoint's `application/ld+json`); returns the response.
+ */
 export async function expectJson(
   server: BenchServer,
   urlPath: string,
   status: number,
 ): Promise<Awaited<ReturnType<typeof probe>>> {
-  return expectStatus(server, urlPath, status, 'application/json');
+  const r = await expectStatus(server, urlPath, status);
+  if (!/^application\/(?:[\w.-]+\+)?json\b/.test(r.type)) {
+    throw new Error(`${server.label}: GET ${urlPath} answered ${r.type} (expected JSON): ${r.body.slice(0, 200)}`);
+  }
+  return r;
 }
 
 /** Fails unless `GET urlPath` answers `status` (with that content type, when given); returns the response. */

@@ -29,7 +29,8 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import {
-  checkStatuses, recordRound, expectStatus, forkOptionsFrom, load, loadavg, medianOf, mib, pairedRatios, printTable,
+  checkStatuses, recordRound, expectJson, expectStatus, forkOptionsFrom, load, loadavg, medianOf, mib, pairedRatios,
+  printTable,
   startServer, tempFolder, type BenchServer, type LoadResult,
 } from './httpHarness';
 import { printCpuProfiles } from './httpCpuProfile';
@@ -78,7 +79,9 @@ async function run(args: readonly string[]): Promise<void> {
           const label = `profiler-${mode}-${p.id}${rounds > 1 ? `-r${round + 1}` : ''}`;
           const server = await startServer(label, configs[mode](`${round}-${p.id}`), fork);
           try {
-            const r0 = await expectStatus(server, p.path, p.status, p.status === 200 ? 'application/json' : undefined);
+            const r0 = p.status === 200
+              ? await expectJson(server, p.path, 200)
+              : await expectStatus(server, p.path, p.status);
             const token = r0.headers['x-debug-token'];
             if ((mode === 'on') !== (token !== undefined)) throw new Error(`profiler ${mode}: GET ${p.path} ${token === undefined ? 'has no' : 'has an'} X-Debug-Token`);
             if (warmup > 0) checkStatuses(`${mode} ${p.path}`, await load(server, { path: p.path, connections, duration: warmup, warmup: true }), p.status);

@@ -9,6 +9,7 @@ import { Profiler } from '../profiler/Profiler';
 import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
 import { composeLayers } from './composeLayers';
+import { handleDirectly } from './directHandle';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { isKernelError } from '../errors/KernelError';
@@ -176,7 +177,9 @@ export function createKernel(options: KernelOptions): Kernel {
   app.set('etag', false);
   installRequestSlots(app.request);
   // one router step for the whole stack (see composeLayers); the order is still LAYER_ORDER's
-  app.use(composeLayers(orderLayers(layers).map((l) => l.handler)));
+  const composed = composeLayers(orderLayers(layers).map((l) => l.handler));
+  app.use(composed);
+  handleDirectly(app, composed, profiler !== undefined ? ['end'] : []);
   Object.defineProperties(app, {
     kernelOptions: { value: resolved },
     profiler: { value: profiler },

@@ -196,25 +196,32 @@ const CLEAN_VALUE_MAX_LENGTH = 512;
  * @returns the value as stored, e.g. `******` for `Authorization`
  */
 export function redactHeader(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  // the headers of one response only (a new token, the error's message): never remembered, their
+  // pairs would push the repeating ones out of the cache
+  if (PROFILER_HEADERS.has(lower)) return value;
+  if (lower === 'x-debug-exception') return redactDebugException(value);
   // a header name is an RFC 9110 token: it has no NUL, so the key is unambiguous
   const key = `${name}\0${value}`;
   if (CLEAN_HEADERS.has(key)) return value;
-  const shown = redactHeaderValue(name.toLowerCase(), value);
+  const shown = redactHeaderValue(lower, value);
   if (shown === value && value.length <= CLEAN_VALUE_MAX_LENGTH) CLEAN_HEADERS.set(key, true);
   return shown;
 }
 
+/** `X-Debug-Exception`: the URL-encoded message of the error, redacted as text. */
+function redactDebugException(value: string): string {
+  if (isSecretValue(value)) return REDACTED;
+  let decoded = value;
+  try { decoded = decodeURIComponent(value); } catch { /* not encoded */ }
+  const redacted = redactText(decoded);
+  return redacted === decoded ? value : encodeURIComponent(redacted);
+}
+
 function redactHeaderValue(lower: string, value: string): string {
-  if (PROFILER_HEADERS.has(lower)) return value;
   if (lower === 'set-cookie') return redactSetCookie(value);
   if (REDACTED_HEADERS.has(lower) || isSecretName(lower) || isSecretValue(value)) return REDACTED;
   if (URL_HEADERS.has(lower)) return redactUrl(value);
-  if (lower === 'x-debug-exception') {
-    let decoded = value;
-    try { decoded = decodeURIComponent(value); } catch { /* not encoded */ }
-    const redacted = redactText(decoded);
-    return redacted === decoded ? value : encodeURIComponent(redacted);
-  }
   return redactText(value);
 }
 

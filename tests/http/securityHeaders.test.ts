@@ -1,8 +1,31 @@
 import express, { type RequestHandler } from 'express';
 import fc from 'fast-check';
 import helmet, { type HelmetOptions } from 'helmet';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { securityHeaders } from '../../src/http/securityHeaders';
+import { createKernel } from '../../src';
+import { Route, RouteCollection } from '../../src/routing';
+
+/** The header block of a response as it came over the wire (`name: value` lines, in order), Date left out. */
+async function rawHeaderLines(app: http.RequestListener, method: string, path: string): Promise<string[]> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await new Promise<string[]>((resolve, reject) => {
+      http.request({ port, method, path, host: '127.0.0.1', agent: false }, (res) => {
+        res.resume();
+        const lines: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+        resolve(lines.filter((l) => !l.startsWith('Date: ')));
+      }).on('error', reject).end();
+    });
+  } finally {
+    server.close();
+  }
+}
 
 /** The response headers an app with `layer` in front of one JSON route sends (Date and ETag left out). */
 async function headersBehind(layer: RequestHandler): Promise<Record<string, unknown>> {
@@ -29,6 +52,23 @@ describe('securityHeaders(options)', () => {
       expect(await headersBehind(securityHeaders(options))).toEqual(await headersBehind(helmet(options)));
     }), { numRuns: 40 });
   });
+
+  test('a kernel\'s 404, 405 and 200 carry, byte for byte and in order, the header lines it sends with helmet itself',
+    async () => {
+      const routes = (): RouteCollection => {
+        const r = new RouteCollection();
+        r.add('plain', new Route('/plain', { methods: ['GET'], controller: (_req, res) => { res.type('text/plain').send('plain'); } }));
+        return r;
+      };
+      const options: HelmetOptions = { strictTransportSecurity: { maxAge: 60 }, referrerPolicy: { policy: ['origin', 'unsafe-url'] } };
+      const ours = createKernel({ routes: routes(), securityHeaders: options });
+      const helmets = createKernel({ routes: routes(), securityHeaders: false, layers: { 'security-headers': [helmet(options)] } });
+      for (const [method, path] of [['GET', '/nope'], ['POST', '/plain'], ['GET', '/plain']]) {
+        const lines = await rawHeaderLines(ours, method, path);
+        expect(lines).toEqual(await rawHeaderLines(helmets, method, path));
+        expect(lines).toContain('Strict-Transport-Security: max-age=60; includeSubDomains');
+      }
+    });
 
   test('removes X-Powered-By as helmet does', async () => {
     const headers = await headersBehind(securityHeaders());

@@ -15,7 +15,7 @@ export interface ApiRequestState {
   item?: StoredItem;
   /**
    * The statements the stores ran for this request (`StateContext.logQuery`), for the profiler's
-   * Database panel.
+   * API panel; undefined when the kernel does not profile the request (nothing is logged then).
    */
   readonly queries?: QueryLogEntry[];
   /** The violations of a 422. */

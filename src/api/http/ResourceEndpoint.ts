@@ -7,7 +7,7 @@ import type { SecurityRule } from '../resource/operations';
 import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiContext';
 import { collectionHal, itemHal } from '../serializer/hal';
 import { itemIri } from '../serializer/iri';
-import { collectionJsonLd, itemJsonLd } from '../serializer/jsonld';
+import { collectionJsonLd, itemJsonLdHead } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
 import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
@@ -18,7 +18,7 @@ import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat, type ApiFormat } from './negotiation';
-import { sendFormatted } from './respond';
+import { sendFormatted, sendJsonText } from './respond';
 import { HttpError } from '../../http/errors';
 
 /**
@@ -30,6 +30,7 @@ import { HttpError } from '../../http/errors';
 export const WRITE_ATTEMPTS = 16;
 
 const MERGE_PATCH = 'application/merge-patch+json';
+const NOT_LOGGED: StateContext = Object.freeze({});
 const WRITE_TYPES = ['application/json', 'application/ld+json', 'application/hal+json'];
 
 /** Runs a security rule: a role (or attribute) for `isGranted`, or a function. */
@@ -66,14 +67,20 @@ export class ResourceEndpoint {
     return this.operations.find((op) => op.method === wanted) ?? this.operations[0];
   }
 
-  /** The per-call state context: the statements a store runs are kept for the profiler. */
+  /**
+   * The per-call state context: the statements a store runs are kept for the profiler (in
+   * `req.api.queries`, and passed to the `stateContext` option's). A request the kernel does not
+   * profile (`req.stopwatch` not enabled) keeps none of its own: the option's context is used as it is.
+   */
   stateContext(req: Request): StateContext {
     const queries = req.api?.queries;
     const outer = this.context?.(req);
+    if (queries === undefined) return outer ?? NOT_LOGGED;
+    const log = outer?.logQuery;
     return {
       logQuery: (entry: QueryLogEntry) => {
-        queries?.push(entry);
-        outer?.logQuery?.(entry);
+        queries.push(entry);
+        log?.(entry);
       },
     };
   }
@@ -86,7 +93,9 @@ export class ResourceEndpoint {
   readonly provide = async (req: Request): Promise<object | null> => {
     req.res?.vary('Accept'); // every answer of the route depends on Accept, the firewall's 401 included
     const operation = this.operationOf(req);
-    const state: ApiRequestState = { resource: this.resource, operation, queries: [] };
+    const state: ApiRequestState = req.stopwatch?.enabled === false
+      ? { resource: this.resource, operation }
+      : { resource: this.resource, operation, queries: [] };
     req.api = state;
     state.format = negotiateFormat(req, operation.method === 'GET');
     if (state.format === 'html' || !operation.item) return null;
@@ -169,13 +178,26 @@ export class ResourceEndpoint {
     }
   };
 
-  private sendItem(req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number): void {
+  private sendItem(
+    req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number, etag = etagOf(item),
+  ): void {
     const base = requestBase(req);
-    const normalized = this.representation(item, base);
-    res.setHeader('ETag', etagOf(item));
-    const body = format === 'hal' ? itemHal(this.resource, normalized, base)
-      : format === 'json' ? normalized : itemJsonLd(this.resource, normalized, this.paths, base);
+    res.setHeader('ETag', etag);
+    const body = format === 'hal' ? itemHal(this.resource, this.representation(item, base), base)
+      : format === 'json' ? this.representation(item, base) : this.jsonLd(item, base, true);
     sendFormatted(res, format, status, body);
+  }
+
+  /** The item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its representation. */
+  private jsonLd(item: StoredItem, base: RequestBase, withContext: boolean): Record<string, unknown> {
+    const head = itemJsonLdHead(this.resource, item.id, this.paths, base, withContext);
+    return normalizeItem(this.resource, item, this.paths, base, head);
+  }
+
+  /** The collection members in a format: JSON-LD's with their `@id` and `@type`. */
+  private members(items: readonly StoredItem[], format: ApiFormat, base: RequestBase): Record<string, unknown>[] {
+    if (format !== 'jsonld') return items.map((item) => this.representation(item, base));
+    return items.map((item) => this.jsonLd(item, base, false));
   }
 
   private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
@@ -190,16 +212,16 @@ export class ResourceEndpoint {
     const base = requestBase(req);
     const path = `${base.baseUrl}${this.resource.routePrefix}`;
     const links = pageLinks(path, this.resource, query, page);
-    const members = page.items.map((item) => this.representation(item, base));
+    const members = this.members(page.items, format, base);
     if (format === 'json') {
       const link = linkHeader(links);
       if (link !== '') res.setHeader('Link', link);
       return sendFormatted(res, format, 200, members);
     }
-    const body = format === 'hal'
-      ? collectionHal(this.resource, members, page, links, base)
-      : collectionJsonLd(this.resource, members, page, links, path, this.paths, base);
-    sendFormatted(res, format, 200, body);
+    if (format === 'hal') {
+      return sendFormatted(res, format, 200, collectionHal(this.resource, members, page, links, base));
+    }
+    sendJsonText(res, format, 200, collectionJsonLd(this.resource, members, page, links, path, this.paths, base));
   }
 
   private getItem(req: Request, res: Response, format: ApiFormat): void {
@@ -210,7 +232,7 @@ export class ResourceEndpoint {
       res.end();
       return;
     }
-    this.sendItem(req, res, format, item, 200);
+    this.sendItem(req, res, format, item, 200, etag);
   }
 
   private async post(req: Request, res: Response, format: ApiFormat): Promise<void> {

@@ -5,12 +5,39 @@ import { requestBase } from '../serializer/ApiContext';
 import type { ApiFormat } from './negotiation';
 import { FORMAT_TYPES } from './negotiation';
 
-/** Writes a JSON body in a format's media type, `Vary: Accept` set (the body depends on it). */
-export function sendFormatted(res: Response, format: ApiFormat, status: number, body: unknown): void {
-  res.status(status);
+/** The `Content-Type` of each format's responses (HTML's is the documentation page's, not written here). */
+const CONTENT_TYPES: Readonly<Record<ApiFormat, string>> = Object.freeze({
+  jsonld: `${FORMAT_TYPES.jsonld}; charset=utf-8`,
+  hal: `${FORMAT_TYPES.hal}; charset=utf-8`,
+  json: `${FORMAT_TYPES.json}; charset=utf-8`,
+  html: `${FORMAT_TYPES.json}; charset=utf-8`,
+});
+
+/**
+ * Writes a JSON text in a format's media type (UTF-8), with `Content-Length` and `Vary: Accept`
+ * (the body depends on it); no body for HEAD. What Express's `res.send` does for these
+ * responses, without re-parsing the type it was given or copying the text into a buffer. The
+ * kernel turns Express's own ETags off (items carry theirs, and `If-None-Match` is answered
+ * before this); an application that turns them back on (`kernel.set('etag', 'weak')`) gets
+ * `res.send`, its ETag and its 304.
+ * @param text - the body, JSON
+ */
+export function sendJsonText(res: Response, format: ApiFormat, status: number, text: string): void {
+  res.statusCode = status;
   res.vary('Accept');
-  res.type(`${FORMAT_TYPES[format === 'html' ? 'json' : format]}; charset=utf-8`);
-  res.send(JSON.stringify(body));
+  res.setHeader('Content-Type', CONTENT_TYPES[format]);
+  if (typeof res.app.get('etag fn') === 'function') {
+    res.send(text);
+    return;
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
+}
+
+/** Writes a body as JSON in a format's media type, `Vary: Accept` set (see {@link sendJsonText}). */
+export function sendFormatted(res: Response, format: ApiFormat, status: number, body: unknown): void {
+  sendJsonText(res, format, status, JSON.stringify(body));
 }
 
 /**

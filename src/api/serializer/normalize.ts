@@ -6,11 +6,15 @@ import { itemIri } from './iri';
 /**
  * An item as plain data (API Platform's `ObjectNormalizer` output before a format adds its
  * keys): `id`, then every readable property (writeOnly ones left out), relations as IRIs.
+ * @param into - the object to add them to, after the keys it has (a format's own, e.g. JSON-LD's
+ *   `@id` and `@type`: one object per item, not a copy); a new one by default
+ * @returns `into`
  */
 export function normalizeItem(
-  resource: Resource, item: StoredItem, paths: ApiPaths, base: RequestBase,
+  resource: Resource, item: StoredItem, paths: ApiPaths, base: RequestBase, into: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: item.id };
+  const out = into;
+  out.id = item.id;
   for (const p of resource.metadata.properties) {
     if (p.writeOnly) continue;
     const v = item.data[p.name] ?? null;

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { storageUnavailable, withDeadline } from '../../storage/StorageUnavailableError';
 import type {
   CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProcessor, StateProvider,
@@ -27,6 +28,17 @@ export interface SqlStateOptions {
    * after it. SQLite calls are synchronous underneath and wait for a lock up to `busy_timeout`.
    */
   readonly timeoutMs: number;
+}
+
+/**
+ * Fixed statements kept per resource: find, count, and a page per sort order without filters
+ * (the orders a client may ask for are few, but bounded here all the same).
+ */
+const COMPILED_PER_RESOURCE = 64;
+
+/** The part of a page's SQL text that varies without filters: its sort order. */
+function orderKey(order: CollectionQuery['order']): string {
+  return order.map((o) => `${o.property} ${o.direction}`).join(',');
 }
 
 /** SQLSTATE 23503 / SQLite's extended code: a foreign key constraint refused the statement. */
@@ -66,6 +78,8 @@ function referencingTable(error: unknown): string | undefined {
  */
 export class SqlState implements StateProvider, StateProcessor {
   private foreignKeys: Promise<ForeignKey[]> | undefined;
+  /** SQL texts of each resource's fixed statements (see `compiled`). */
+  private readonly texts = new WeakMap<ResourceMetadata, LRUCache<string, string>>();
 
   /**
    * @param db - the database, on a `LoggedDialect`
@@ -84,21 +98,32 @@ export class SqlState implements StateProvider, StateProcessor {
     return this.call(resource, context, async () => {
       // no `where` at all without conditions: SQLite counts a bare `select count(*) from t` from the
       // b-tree (6 µs for 10,000 rows here) but scans every row for `where 1 = 1` (118 µs)
-      const where = query.conditions.length === 0
-        ? sql``
-        : sql` where ${whereOf(resource, query.conditions, this.options)}`;
+      const filtered = query.conditions.length > 0;
+      const where = filtered ? sql` where ${whereOf(resource, query.conditions, this.options)}` : sql``;
       const offset = (query.page - 1) * query.itemsPerPage;
       const limit = query.itemsPerPage + (query.partial ? 1 : 0);
-      const { rows } = await sql<Record<string, unknown>>`select ${this.columns(resource)}
-        from ${sql.table(resource.table)}${where} order by ${orderOf(resource, query.order)}
-        limit ${limit} offset ${offset}`.execute(this.db);
+      const select = (): RawBuilder<Record<string, unknown>> => sql<Record<string, unknown>>`select
+        ${this.columns(resource)} from ${sql.table(resource.table)}${where}
+        order by ${orderOf(resource, query.order)} limit ${limit} offset ${offset}`;
+      // without conditions the text depends only on the order: compiled once, run with [limit, offset]
+      const { rows } = filtered
+        ? await select().execute(this.db)
+        : await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(
+          this.compiled(resource, `page ${orderKey(query.order)}`, () => select().compile(this.db).sql),
+          [limit, offset],
+        ));
       const items = rows.slice(0, query.itemsPerPage).map((r) => itemOf(resource, r));
       if (query.partial) return { items, hasNextPage: rows.length > query.itemsPerPage };
       // a short page that is not past the end tells the total without counting
       let totalItems = offset + items.length;
       if (items.length === query.itemsPerPage || (items.length === 0 && offset > 0)) {
-        const counted = await sql<{ n: number | string }>`select count(*) as ${sql.id('n')}
-          from ${sql.table(resource.table)}${where}`.execute(this.db);
+        const count = (): RawBuilder<{ n: number | string }> => sql<{ n: number | string }>`select
+          count(*) as ${sql.id('n')} from ${sql.table(resource.table)}${where}`;
+        const counted = filtered
+          ? await count().execute(this.db)
+          : await this.db.executeQuery<{ n: number | string }>(
+            CompiledQuery.raw(this.compiled(resource, 'count', () => count().compile(this.db).sql)),
+          );
         totalItems = Number(counted.rows[0]?.n ?? 0);
       }
       return { items, totalItems, hasNextPage: offset + items.length < totalItems };
@@ -199,9 +224,29 @@ export class SqlState implements StateProvider, StateProcessor {
   }
 
   private async find(db: SqlDatabase, resource: ResourceMetadata, id: number): Promise<StoredItem | null> {
-    const { rows } = await sql<Record<string, unknown>>`select ${this.columns(resource)}
-      from ${sql.table(resource.table)} where ${sql.ref('id')} = ${id}`.execute(db);
+    const text = this.compiled(resource, 'find', () => sql`select ${this.columns(resource)}
+      from ${sql.table(resource.table)} where ${sql.ref('id')} = ${id}`.compile(db).sql);
+    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
     return rows.length === 0 ? null : itemOf(resource, rows[0]);
+  }
+
+  /**
+   * The SQL text of one of a resource's fixed statements (those whose text depends only on the
+   * resource and `key`), compiled by Kysely on first use and kept: a read then skips building and
+   * compiling the query (about 5 µs per read; see docs/benchmarks/api.md).
+   */
+  private compiled(resource: ResourceMetadata, key: string, compile: () => string): string {
+    let texts = this.texts.get(resource);
+    if (texts === undefined) {
+      texts = new LRUCache<string, string>({ max: COMPILED_PER_RESOURCE });
+      this.texts.set(resource, texts);
+    }
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = compile();
+      texts.set(key, text);
+    }
+    return text;
   }
 
   private columnNames(resource: ResourceMetadata): string[] {
@@ -243,15 +288,24 @@ export class SqlState implements StateProvider, StateProcessor {
     resource: ResourceMetadata, context: StateContext | undefined, work: () => Promise<T>,
   ): Promise<T> {
     const store = resource.shortName;
+    // without a log, no AsyncLocalStorage: once run, it makes every promise of the process pay a hook
+    const logged = (): Promise<T> => (context?.logQuery === undefined ? work() : statementContext.run(context, work));
+    const deadline = this.options.flavour === 'postgres' ? this.options.timeoutMs : 0;
+    if (!(deadline > 0)) {
+      try {
+        return await logged();
+      } catch (e) {
+        throw isStoreOutage(e) ? storageUnavailable(store, e) : e;
+      }
+    }
     const attempt = async (): Promise<{ value: T } | { error: unknown }> => {
       try {
-        return { value: await statementContext.run(context ?? {}, work) };
+        return { value: await logged() };
       } catch (e) {
         if (isStoreOutage(e)) throw e;
         return { error: e };
       }
     };
-    const deadline = this.options.flavour === 'postgres' ? this.options.timeoutMs : 0;
     const outcome = await withDeadline(store, deadline, attempt).catch((e: unknown) => {
       throw storageUnavailable(store, e);
     });
