@@ -156,12 +156,15 @@ describe('npm pack, installed into a fresh project', () => {
         try {
           const res = await fetch('http://127.0.0.1:' + server.address().port + '/kernel/hello/ada');
           const body = await res.json();
-          console.log(JSON.stringify({ status: res.status, body, logs: await loggedMessages(res.headers) }));
+          const logs = await loggedMessages(res.headers);
+          console.log('RESULT ' + JSON.stringify({ status: res.status, body, logs }));
         } finally { server.close(); }
       });`;
     const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
     type Result = { status: number; body: { hello: string }; logs: string[] };
-    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Result;
+    // pino-http writes its own JSON lines to stdout, before or after ours: ours is marked
+    const line = stdout.split('\n').find((l) => l.startsWith('RESULT ')) ?? '';
+    const result = JSON.parse(line.slice('RESULT '.length)) as Result;
     expect(result.status).toBe(200);
     expect(result.body.hello).toBe('ada');
     expect(result.logs).toContain('hello');
