@@ -10,6 +10,7 @@ import { createProfilerRoutes } from '../profiler/ProfilerController';
 import { MemoryProfilerStorage } from '../profiler/storage/MemoryProfilerStorage';
 import { composeLayers } from './composeLayers';
 import { handleDirectly } from './directHandle';
+import { END_HOOK, PROFILED_END } from '../profiler/endHook';
 import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { isKernelError } from '../errors/KernelError';
@@ -179,7 +180,8 @@ export function createKernel(options: KernelOptions): Kernel {
   // one router step for the whole stack (see composeLayers); the order is still LAYER_ORDER's
   const composed = composeLayers(orderLayers(layers).map((l) => l.handler));
   app.use(composed);
-  handleDirectly(app, composed, profiler !== undefined ? ['end'] : []);
+  if (profiler !== undefined) handleDirectly(app, composed, [END_HOOK], { end: PROFILED_END });
+  else handleDirectly(app, composed);
   Object.defineProperties(app, {
     kernelOptions: { value: resolved },
     profiler: { value: profiler },

@@ -34,12 +34,16 @@ interface RouterState { baseUrl: string; next?: NextFunction; params: Request['p
  * router step less.
  * @param app - the kernel's application, with `handler` mounted by `app.use(handler)` and nothing else
  * @param handler - the composed handler (see `composeLayers`)
- * @param ownResponseProperties - response properties a layer will replace (the profiler's `end`):
- *   made own properties of the response first, with their inherited values
+ * @param ownResponseProperties - response properties a layer will set (the profiler's hook,
+ *   `END_HOOK`): made own properties of the response first, with their current values
+ * @param responseAccessors - accessors a layer will define (the profiler's `end`, `PROFILED_END`),
+ *   by name: defined on each response as given, before its prototype changes
  */
 export function handleDirectly(
-  app: Express, handler: RequestHandler, ownResponseProperties: readonly string[] = [],
+  app: Express, handler: RequestHandler, ownResponseProperties: readonly (string | symbol)[] = [],
+  responseAccessors: Readonly<Record<string, PropertyDescriptor>> = {},
 ): void {
+  const accessors = Object.entries(responseAccessors);
   const expressHandle = (app as unknown as { handle: Handle }).handle;
   const router = (app as unknown as { router: { stack: Array<{ handle: unknown }> } }).router;
   function onError(this: Express, err: Error): void {
@@ -79,9 +83,9 @@ export function handleDirectly(
     // defaults of ServerResponse's prototype until a status is set
     res.statusCode = res.statusCode; // eslint-disable-line no-self-assign
     res.statusMessage = res.statusMessage; // eslint-disable-line no-self-assign
-    for (const name of ownResponseProperties) {
-      (res as unknown as Record<string, unknown>)[name] = (res as unknown as Record<string, unknown>)[name];
-    }
+    const own = res as unknown as Record<string | symbol, unknown>;
+    for (const name of ownResponseProperties) own[name] = own[name]; // eslint-disable-line no-self-assign
+    for (const [name, descriptor] of accessors) Object.defineProperty(res, name, descriptor);
     Object.setPrototypeOf(req, this.request);
     Object.setPrototypeOf(res, this.response);
     handler(req, res, done);

@@ -15,6 +15,7 @@ import { Stopwatch } from './Stopwatch';
 import type { TimeData } from './collectors/TimeCollector';
 import { generateToken } from './token';
 import { cspNonce, injectBeforeBodyEnd, wantsToolbar } from './toolbarInjection';
+import { EndHook, installEndHook, type ResponseEnd } from './endHook';
 import { PanelTemplate, panelTemplateOf } from './views';
 import { CutTemplates } from '../http/CutTemplate';
 
@@ -161,16 +162,13 @@ export class Profiler {
    * when the real `end` comes, after them (the session's `Set-Cookie` is in it).
    */
   private hookEnd(req: Request, res: Response): void {
-    type End = (...args: unknown[]) => Response;
-    const originalEnd = res.end.bind(res) as End;
-    const later: End[] = []; // wrappers set after this one, oldest first
+    const originalEnd = res.end.bind(res) as ResponseEnd;
     let passed = 0;
-    let injected = false;
     let done = false;
-    const end: End = (...args) => {
+    const hook: EndHook = new EndHook((...args): Response => {
       let endArgs = args;
-      if (!injected) {
-        injected = true;
+      if (!hook.ending) {
+        hook.ending = true;
         try {
           if (this.toolbar && wantsToolbar(req, res) && this.toolbarClients(req.kernel!.uri?.clientIp ?? '', 0)) {
             endArgs = injectBeforeBodyEnd(res, args, this.toolbarSnippet(req, res));
@@ -180,6 +178,7 @@ export class Profiler {
         }
       }
       // through the later wrappers, newest first: each ends by calling what it saw as `res.end` (this one)
+      const later = hook.later;
       const next = later[later.length - 1 - passed];
       if (next !== undefined) {
         passed++;
@@ -188,19 +187,15 @@ export class Profiler {
       if (done) return originalEnd(...endArgs);
       done = true;
       return this.profileThenEnd(req, res, originalEnd, endArgs);
-    };
+    });
     // A wrapper set once the response is ending (a session loaded late) is not part of this end:
     // `res.end` becomes that wrapper, as a plain property, as it would without this hook.
-    const setLater = (wrapper: End): void => {
-      if (!injected) later.push(wrapper);
-      else Object.defineProperty(res, 'end', { configurable: true, enumerable: true, writable: true, value: wrapper });
-    };
-    Object.defineProperty(res, 'end', { configurable: true, enumerable: true, get: () => end, set: setLater });
+    installEndHook(res, hook);
   }
 
   /** Collects and stores the profile, then ends the response (once stored, unless writes show at once). */
   private profileThenEnd(
-    req: Request, res: Response, originalEnd: (...args: unknown[]) => Response, endArgs: unknown[],
+    req: Request, res: Response, originalEnd: ResponseEnd, endArgs: unknown[],
   ): Response {
     let profile: Profile | undefined;
     try {
