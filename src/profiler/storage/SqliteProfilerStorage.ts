@@ -118,6 +118,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     remove: Statement<[string]>;
     expire: Statement<[number]>;
     oldest: Statement<[number], { token: string; size_bytes: number }>;
+    evictOldest: Statement<[number]>;
     totals: Statement<[], { n: number; bytes: number }>;
     purge: Statement<[]>;
   };
@@ -184,6 +185,8 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       remove: this.db.prepare(`DELETE FROM ${TABLE} WHERE token = ?`),
       expire: this.db.prepare(`DELETE FROM ${TABLE} WHERE time < ?`),
       oldest: this.db.prepare(`SELECT token, size_bytes FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?`),
+      evictOldest: this.db.prepare(`DELETE FROM ${TABLE} WHERE token IN `
+        + `(SELECT token FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?)`),
       totals: this.db.prepare(`SELECT n, bytes FROM ${TOTALS} WHERE id = 1`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
     };
@@ -199,6 +202,12 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       }
       let { n, bytes } = this.statements.totals.get() as { n: number; bytes: number };
       // Oldest first (by the time index) until both caps hold: the newest profiles that fit stay.
+      // The count cap's excess goes in one statement (a batch's rows past it, in one walk of the
+      // index), then the byte cap's, a row at a time.
+      if (n > this.retention.maxProfiles) {
+        this.statements.evictOldest.run(n - this.retention.maxProfiles);
+        ({ n, bytes } = this.statements.totals.get() as { n: number; bytes: number });
+      }
       while (n > this.retention.maxProfiles || bytes > this.retention.maxBytes) {
         const victims = this.statements.oldest.all(Math.max(n - this.retention.maxProfiles, 16));
         if (victims.length === 0) break;
