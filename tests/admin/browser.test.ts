@@ -9,12 +9,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { listen, type Listening } from '../helpers/http';
-import { describeWith, programPath } from '../helpers/requirements';
+import { launchChromium } from '../helpers/browser';
+import { describeWith } from '../helpers/requirements';
 
-const CHROMIUM = programPath('chromium');
 const SHOTS = path.resolve(__dirname, '../../test-artifacts/admin');
 
 jest.setTimeout(120_000);
@@ -57,10 +57,7 @@ describeWith('chromium')('the back office in a browser', () => {
     for (let i = 1; i <= 20; i++) await book.processor!.create(book.metadata, { title: `Volume ${String(i).padStart(2, '0')}`, featured: false });
     server = await listen(kernel);
     base = `http://${server.host}:${server.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);

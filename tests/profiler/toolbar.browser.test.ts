@@ -5,14 +5,14 @@
  * the reason printed, when no Chromium is installed.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import request from 'supertest';
 import type { Kernel } from '../../src/kernel/createKernel';
 import { listen, type Listening } from '../helpers/http';
-import { describeWith, programPath } from '../helpers/requirements';
+import { launchChromium } from '../helpers/browser';
+import { describeWith } from '../helpers/requirements';
 import { bareKernel, PANELS, tokenOf } from './kernel';
 
-const CHROMIUM = programPath('chromium');
 const describeWithBrowser = describeWith('chromium');
 
 
@@ -24,7 +24,7 @@ describeWithBrowser('the toolbar in a browser', () => {
   beforeAll(async () => {
     kernel = bareKernel();
     server = await listen(kernel);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -4,15 +4,15 @@
  * every operation of the document and the browser reports no CSP violation and no script error.
  * Skipped, with the reason printed, when no Chromium is installed.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { createDemoKernel } from '../../../src/demo/app';
 import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
 import type { KernelOptions } from '../../../src/kernel/options';
 import { listen, type Listening } from '../../helpers/http';
-import { describeWith, programPath } from '../../helpers/requirements';
+import { launchChromium } from '../../helpers/browser';
+import { describeWith } from '../../helpers/requirements';
 import { docsTestRoutes, SMALL_DOCUMENT } from './docsFixture';
 
-const CHROMIUM = programPath('chromium');
 
 interface Loaded {
   operations: string[];
@@ -55,10 +55,7 @@ describeWith('chromium')('the documentation page in a browser', () => {
   };
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -89,10 +86,7 @@ describeWith('chromium')('the documentation page in a browser', () => {
 
 describeWith('chromium')('the demo\'s documentation page in a browser', () => {
   test('shows every Book and Author operation of the generated document, under the production CSP', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     const kernel = createDemoKernel({ debug: false });
     const server = await listen(kernel);
     try {

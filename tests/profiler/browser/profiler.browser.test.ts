@@ -9,12 +9,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createDemoKernel, type DemoKernel } from '../../../src/demo/app';
 import { listen, type Listening } from '../../helpers/http';
-import { describeWith, programPath } from '../../helpers/requirements';
+import { launchChromium } from '../../helpers/browser';
+import { describeWith } from '../../helpers/requirements';
 
-const CHROMIUM = programPath('chromium');
 const SHOTS = path.resolve(__dirname, '../../../test-artifacts/screenshots');
 
 jest.setTimeout(90_000);
@@ -48,10 +48,7 @@ describeWith('chromium')('the profiler in a browser (demo kernel)', () => {
     kernel = createDemoKernel({ debug: true });
     server = await listen(kernel);
     base = `http://${server.host}:${server.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   });
 
