@@ -7,6 +7,7 @@ import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { displayValue } from './display';
 import type { Translator } from './translations';
+import { lastPage } from '../api/serializer/pagination';
 
 /**
  * The index screen (EasyAdmin's `index` action): a page of items in a table, sorted by a column
@@ -153,7 +154,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       conditions: q.conditions, order, page: q.page, itemsPerPage: perPage, partial: false,
     }, app.stateContext(req));
     const total = result.totalItems ?? result.items.length;
-    const pages = Math.max(1, Math.ceil(total / perPage));
+    const pages = lastPage(total, perPage);
     if (q.page > pages) {
       throw new InvalidQueryError(`The page ${q.page} is out of range: the last page is ${pages}.`);
     }
