@@ -216,7 +216,10 @@ export function renderError(error: unknown, req: Request, res: Response, options
   const message = exposeMessage ? top?.message ?? asError(error).message : reason;
 
   res.status(status);
-  if (isHttpError(error)) for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+  if (isHttpError(error)) {
+    const headers = error.headers;
+    for (const k in headers) res.setHeader(k, headers[k]);
+  }
   res.setHeader('Cache-Control', 'no-cache, private');
   res.vary('Accept');
   if (top !== undefined) {

@@ -24,6 +24,9 @@ export interface HttpErrorOptions extends KernelErrorOptions {
   headers?: Record<string, string>;
 }
 
+/** The headers of an error that has none: one frozen record for all. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * An error that maps to an HTTP status (Symfony `HttpException`): the status is its code's, from
  * the registry (`src/errors/codes.ts`). Its message is safe to show to the client for 4xx
@@ -47,7 +50,10 @@ export class HttpError extends KernelError {
   constructor(code: HttpErrorCode, message: string, options: HttpErrorOptions = {}) {
     super(code, message, options);
     this.status = this.statusCode = ERROR_CODES[code].status;
-    this.headers = Object.freeze({ ...(options.headers ?? {}) });
+    const headers = options.headers;
+    // a frozen record cannot change under us: kept as is (the 405's cached `Allow`, see below)
+    this.headers = headers === undefined ? NO_HEADERS
+      : Object.isFrozen(headers) ? headers : Object.freeze({ ...headers });
   }
 }
 
@@ -76,6 +82,23 @@ export class NotFoundHttpError extends HttpError {
   }
 }
 
+/**
+ * The frozen `{ Allow }` record of each `Allow` value seen, shared by the 405s that carry it: a
+ * routing table has few distinct method lists. Bounded: past {@link ALLOW_HEADERS_MAX} values a
+ * new record is made each time.
+ */
+const allowHeaderRecords = new Map<string, Readonly<Record<string, string>>>();
+const ALLOW_HEADERS_MAX = 256;
+
+function allowHeaders(allow: string): Readonly<Record<string, string>> {
+  let headers = allowHeaderRecords.get(allow);
+  if (headers === undefined) {
+    headers = Object.freeze({ Allow: allow });
+    if (allowHeaderRecords.size < ALLOW_HEADERS_MAX) allowHeaderRecords.set(allow, headers);
+  }
+  return headers;
+}
+
 /** 405 with an `Allow` header (Symfony `MethodNotAllowedHttpException`). */
 export class MethodNotAllowedHttpError extends HttpError {
   override name = 'MethodNotAllowedHttpError';
@@ -86,11 +109,11 @@ export class MethodNotAllowedHttpError extends HttpError {
    * @param options - cause and extra headers
    */
   constructor(allowedMethods: readonly string[], message: string, options: HttpErrorOptions = {}) {
-    super('ERR_HTTP_METHOD_NOT_ALLOWED', message, {
-      ...options,
-      headers: { ...(options.headers ?? {}), Allow: allowedMethods.join(', ').toUpperCase() },
-    });
-    this.allowedMethods = Object.freeze([...allowedMethods]);
+    const allow = allowedMethods.join(', ').toUpperCase();
+    const headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
+    super('ERR_HTTP_METHOD_NOT_ALLOWED', message, { cause: options.cause, stack: options.stack, headers });
+    // a frozen list (the matcher's, through MethodNotAllowedError) is kept, not copied
+    this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
   }
 }
 
