@@ -25,9 +25,9 @@ const SENTINEL_START = '\uE000express-kernel-slot-';
 /**
  * The same text, stored one byte per character when it fits (Latin-1). A piece cut from a page
  * that held the (private-use) sentinels is a slice of a two-byte string, and stays two-byte in V8
- * even when it is ASCII: every page built from it would be two-byte too, and Node would then
- * encode each response's body from UTF-16 (a debug-off 404: 36 → 28 µs of server CPU, see
- * docs/benchmarks/not-found.md). A Latin-1 round trip through a Buffer makes a fresh one-byte copy.
+ * even when it is ASCII: every page built from it would be two-byte too (twice the memory, and
+ * Node encodes each body to UTF-8 from UTF-16; see docs/benchmarks/not-found.md, "The 405").
+ * A Latin-1 round trip through a Buffer makes a fresh one-byte copy.
  */
 function compact(text: string): string {
   const copy = Buffer.from(text, 'latin1').toString('latin1');
