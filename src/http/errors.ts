@@ -112,7 +112,7 @@ export class MethodNotAllowedHttpError extends HttpError {
     const allow = allowedMethods.join(', ').toUpperCase();
     const headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
     super('ERR_HTTP_METHOD_NOT_ALLOWED', message, { cause: options.cause, stack: options.stack, headers });
-    // a frozen list (the matcher's, through MethodNotAllowedError) is kept, not copied
+    // a frozen list (the router passes MethodNotAllowedError's) is kept, not copied
     this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
   }
 }

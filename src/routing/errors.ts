@@ -90,7 +90,7 @@ export class MethodNotAllowedError extends RoutingError {
     const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', '));
     super('ERR_ROUTING_METHOD_NOT_ALLOWED', message, { stack: false });
     this.method = method;
-    // a frozen list (the matcher's own, see UrlMatcher.tryMatch) is kept, not copied
+    // a frozen list is kept, not copied
     this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
   }
 }

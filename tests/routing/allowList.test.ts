@@ -18,11 +18,4 @@ describe('UrlMatcher.tryMatch: the allow list of a method-not-allowed failure', 
     expect(matcher.tryMatch('/a', ctx('PATCH'))).toEqual({ failure: 'method-not-allowed', allowedMethods: ['GET', 'POST'] });
     expect(first).toEqual({ failure: 'method-not-allowed', allowedMethods: ['GET', 'POST'] });
   });
-
-  test('is frozen: a caller cannot change what the errors built from it keep', () => {
-    const failure = matcher.tryMatch('/a', ctx('DELETE'));
-    if (!('failure' in failure) || failure.failure !== 'method-not-allowed') throw new Error('expected a 405');
-    expect(Object.isFrozen(failure.allowedMethods)).toBe(true);
-    expect(() => (failure.allowedMethods as string[]).push('PATCH')).toThrow(TypeError);
-  });
 });

@@ -139,8 +139,7 @@ export class UrlMatcher implements UrlMatcherInterface {
     this.noConfiguration = false;
     const found = this.doMatch(pathInfo, context);
     if (found !== NO_MATCH) return found;
-    // frozen: the errors built from it keep it without a copy; the next match starts a new list
-    if (this.allow.length > 0) return { failure: 'method-not-allowed', allowedMethods: Object.freeze(this.allow) };
+    if (this.allow.length > 0) return { failure: 'method-not-allowed', allowedMethods: this.allow };
     if (this.noConfiguration) return { failure: 'not-found', pathInfo, noConfiguration: true };
     if (!this.redirectable) return { failure: 'not-found', pathInfo };
     let tried = pathInfo;
