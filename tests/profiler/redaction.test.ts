@@ -234,3 +234,15 @@ describe('passesLuhn(digits)', () => {
     expect(passesLuhn('4111111111111112')).toBe(false);
   });
 });
+
+describe('redactHeaders: the pairs it remembers as clean', () => {
+  test('a value seen clean under one name is still redacted under a secret one, before and after the cache fills', () => {
+    const value = 'tok-1f2e3d4c5b6a7980';
+    expect(redactHeaders({ 'x-trace': value })).toEqual({ 'x-trace': value });
+    expect(redactHeaders({ authorization: value })).toEqual({ authorization: REDACTED });
+    // more distinct clean pairs than the cache keeps (1,024): it empties and fills again
+    for (let i = 0; i < 2100; i++) expect(redactHeaders({ 'x-request-id': `r-${i}` })['x-request-id']).toBe(`r-${i}`);
+    expect(redactHeaders({ 'x-trace': value, authorization: value, cookie: `sid=${value}` }))
+      .toEqual({ 'x-trace': value, authorization: REDACTED, cookie: REDACTED });
+  });
+});
