@@ -1,5 +1,6 @@
 import { ERROR_CODES, formatMessage, HttpErrorCode } from '../errors/codes';
 import { isKernelError, KernelError, KernelErrorOptions } from '../errors/KernelError';
+import { frozenList, frozenRecord } from '../support/frozen';
 
 declare module '../errors/KernelError' {
   interface KernelErrorClasses {
@@ -50,10 +51,8 @@ export class HttpError extends KernelError {
   constructor(code: HttpErrorCode, message: string, options: HttpErrorOptions = {}) {
     super(code, message, options);
     this.status = this.statusCode = ERROR_CODES[code].status;
-    const headers = options.headers;
-    // a frozen record cannot change under us: kept as is (the 405's cached `Allow`, see below)
-    this.headers = headers === undefined ? NO_HEADERS
-      : Object.isFrozen(headers) ? headers : Object.freeze({ ...headers });
+    // a frozen record is kept as is (the 405's cached `Allow`, see below)
+    this.headers = options.headers === undefined ? NO_HEADERS : frozenRecord(options.headers);
   }
 }
 
@@ -112,8 +111,8 @@ export class MethodNotAllowedHttpError extends HttpError {
     const allow = allowedMethods.join(', ').toUpperCase();
     const headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
     super('ERR_HTTP_METHOD_NOT_ALLOWED', message, { cause: options.cause, stack: options.stack, headers });
-    // a frozen list (the router passes MethodNotAllowedError's) is kept, not copied
-    this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
+    // the router passes MethodNotAllowedError's list, frozen: kept, not copied
+    this.allowedMethods = frozenList(allowedMethods);
   }
 }
 

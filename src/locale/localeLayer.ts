@@ -4,6 +4,7 @@ import { existingSession } from '../session/previousSession';
 import { defineRequestSlot } from '../http/requestSlots';
 import { resolveLocaleOptions, type LocaleOptions, type ResolvedLocaleOptions } from './options';
 import { createLocaleNegotiator, LocaleNegotiator, toLanguageTag } from './acceptLanguage';
+import { frozenRecord } from '../support/frozen';
 
 export { resolveLocaleOptions } from './options';
 export type { LocaleOptions, ResolvedLocaleOptions } from './options';
@@ -65,7 +66,7 @@ export function localeContextOf(req: Request): LocaleContext | undefined {
  */
 export function applyLocale(req: Request, res: Response, context: LocaleContext, info: LocaleInfo): void {
   req.locale = info.locale;
-  req.localeInfo = Object.isFrozen(info) ? info : Object.freeze({ ...info });
+  req.localeInfo = frozenRecord(info);
   if (!res.headersSent) res.setHeader('Content-Language', context.tags.get(info.locale) ?? info.locale);
 }
 

@@ -1,5 +1,6 @@
 import { ErrorCode, formatMessage } from '../errors/codes';
 import { isKernelError, KernelError, KernelErrorOptions } from '../errors/KernelError';
+import { frozenList } from '../support/frozen';
 
 declare module '../errors/KernelError' {
   interface KernelErrorClasses {
@@ -90,8 +91,7 @@ export class MethodNotAllowedError extends RoutingError {
     const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', '));
     super('ERR_ROUTING_METHOD_NOT_ALLOWED', message, { stack: false });
     this.method = method;
-    // a frozen list is kept, not copied
-    this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
+    this.allowedMethods = frozenList(allowedMethods);
   }
 }
 
