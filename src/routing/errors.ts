@@ -1,6 +1,5 @@
 import { ErrorCode, formatMessage } from '../errors/codes';
 import { isKernelError, KernelError, KernelErrorOptions } from '../errors/KernelError';
-import { frozenList } from '../support/frozen';
 
 declare module '../errors/KernelError' {
   interface KernelErrorClasses {
@@ -91,7 +90,9 @@ export class MethodNotAllowedError extends RoutingError {
     const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', '));
     super('ERR_ROUTING_METHOD_NOT_ALLOWED', message, { stack: false });
     this.method = method;
-    this.allowedMethods = frozenList(allowedMethods);
+    // a frozen list is kept, not copied (support/frozen's frozenList, written out: the routing
+    // entry point loads nothing outside routing and the errors floor)
+    this.allowedMethods = Object.isFrozen(allowedMethods) ? allowedMethods : Object.freeze([...allowedMethods]);
   }
 }
 
