@@ -136,7 +136,9 @@ function parameterValue(p: Parameter): fc.Arbitrary<{ value: unknown; valid: boo
 
 /**
  * The id in an item path: an existing one, any integer, or something that is no id; never empty
- * (`/api/books/` is another path, redirected to the collection, not this operation's).
+ * (`/api/books/` is another path, redirected to the collection, not this operation's), and never
+ * `.` or `..`: a client removes those dot-segments, `%2E` included (RFC 3986 §5.2.4, the WHATWG
+ * URL parser), so `/api/books/.` is sent as `/api/books/`.
  */
 function pathId(p: Parameter): fc.Arbitrary<{ value: string; why: string }> {
   return fc.oneof(
@@ -144,7 +146,7 @@ function pathId(p: Parameter): fc.Arbitrary<{ value: string; why: string }> {
     { weight: 1, arbitrary: validValue(p.schema).map((v) => ({ value: text(v), why: 'id any' })) },
     { weight: 1, arbitrary: (invalidValue(p.schema) ?? fc.constant({ value: 'abc', reason: 'x' }))
       .map((b) => ({ value: text(b.value), why: `id invalid: ${b.reason}` })) },
-  ).filter((id) => id.value !== '');
+  ).filter((id) => id.value !== '' && id.value !== '.' && id.value !== '..');
 }
 
 /** A request body: valid, invalid by the schema, malformed, of an undeclared type, or too large. */
