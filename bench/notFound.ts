@@ -7,12 +7,14 @@
  * Cells:
  * - express 404: Express 5 with one route (`GET /plain`), `GET /nope/<n>` → its final handler's 404;
  * - kernel 404: `createDemoKernel({ debug: false, environment: 'bench' })`, `GET /nope/<n>`;
- * - kernel 405: the same kernel, `POST /plain` (the route allows GET) → 405 with `Allow`;
+ * - kernel 405: the same kernel, `POST /plain?n=<n>` (the route allows GET) → 405 with `Allow`;
+ *   the query counts up as the 404's path does, so both cells drive autocannon the same way
+ *   (built per request: a fixed request alone moved the ratio by 3–4%, docs/benchmarks/not-found.md);
  * - kernel 404 debug: `createDemoKernel({ debug: true })` with its profiles in SQLite,
  *   `GET /nope/<n>` (the debug exception page, its profile stored);
  * - express plain: the same Express app, `GET /plain` → `res.type('text/plain').send('plain')`;
  * - kernel plain: the debug-off demo kernel (every layer on), `GET /plain`, the same answer.
- * `<n>` counts up, so every 404 path is new (no cache of the previous answer helps).
+ * `<n>` counts up, so every 404 path (and 405 URL) is new (no cache of the previous answer helps).
  *
  * Targets, each on the median of per-round req/s ratios (two cells of one round run minutes
  * apart at most; the machine is shared, so ratios of one round are steadier than absolutes):
@@ -56,7 +58,7 @@ const debugOff = (tmp: (name: string) => string, id: string): ServerConfig =>
 const CELLS: readonly Cell[] = [
   { id: 'express-404', label: 'express 404 (final handler)', method: 'GET', path: '/nope/', counted: true, status: 404, config: () => ({ kind: 'express-plain' }) },
   { id: 'kernel-404', label: 'kernel 404, debug off', method: 'GET', path: '/nope/', counted: true, status: 404, config: (tmp) => debugOff(tmp, 'k404') },
-  { id: 'kernel-405', label: 'kernel 405, debug off (POST /plain)', method: 'POST', path: '/plain', counted: false, status: 405, config: (tmp) => debugOff(tmp, 'k405') },
+  { id: 'kernel-405', label: 'kernel 405, debug off (POST /plain?n=N)', method: 'POST', path: '/plain?n=', counted: true, status: 405, config: (tmp) => debugOff(tmp, 'k405') },
   {
     id: 'kernel-404-debug',
     label: 'kernel 404, debug on, profiles in SQLite',

@@ -88,6 +88,8 @@ export class NotFoundHttpError extends HttpError {
  */
 const allowHeaderRecords = new Map<string, Readonly<Record<string, string>>>();
 const ALLOW_HEADERS_MAX = 256;
+/** The same records by frozen method list (a route's own list, see the matcher's `allowList`). */
+const allowRecordsOfLists = new WeakMap<readonly string[], Readonly<Record<string, string>>>();
 
 function allowHeaders(allow: string): Readonly<Record<string, string>> {
   let headers = allowHeaderRecords.get(allow);
@@ -108,8 +110,12 @@ export class MethodNotAllowedHttpError extends HttpError {
    * @param options - cause and extra headers
    */
   constructor(allowedMethods: readonly string[], message: string, options: HttpErrorOptions = {}) {
-    const allow = allowedMethods.join(', ').toUpperCase();
-    const headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
+    let headers = options.headers === undefined ? allowRecordsOfLists.get(allowedMethods) : undefined;
+    if (headers === undefined) {
+      const allow = allowedMethods.join(', ').toUpperCase();
+      headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
+      if (options.headers === undefined && Object.isFrozen(allowedMethods)) allowRecordsOfLists.set(allowedMethods, headers);
+    }
     super('ERR_HTTP_METHOD_NOT_ALLOWED', message, { cause: options.cause, stack: options.stack, headers });
     // the router passes MethodNotAllowedError's list, frozen: kept, not copied
     this.allowedMethods = frozenList(allowedMethods);

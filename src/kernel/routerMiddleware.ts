@@ -8,12 +8,12 @@ import '../profiler/Stopwatch';
 import type { RouteCollection } from '../routing/RouteCollection';
 import type { UrlMatcher } from '../routing/matcher/UrlMatcher';
 import {
-  InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError,
+  allowedMethodsText, InvalidRouteError, MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError,
 } from '../routing/errors';
 
 /** 405 with Symfony's message: `No route found for "<METHOD> <url>": Method Not Allowed (Allow: …)`. */
 function methodNotAllowed(method: string, url: string, cause: MethodNotAllowedError): MethodNotAllowedHttpError {
-  const message = formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, cause.allowedMethods.join(', '));
+  const message = formatMessage('ERR_HTTP_METHOD_NOT_ALLOWED', method, url, allowedMethodsText(cause.allowedMethods));
   return new MethodNotAllowedHttpError(cause.allowedMethods, message, { cause });
 }
 

@@ -77,6 +77,24 @@ export class NoConfigurationError extends ResourceNotFoundError {
   }
 }
 
+const allowTexts = new WeakMap<readonly string[], string>();
+
+/**
+ * An allow list as the messages and the `Allow` header spell it: the methods joined by `, `
+ * (`GET, HEAD`). Remembered per frozen list (the matcher returns a route's own frozen list for a
+ * 405 on one route), so the same route's 405s join it once.
+ * @param allowedMethods - the methods, in order
+ * @returns the joined text
+ */
+export function allowedMethodsText(allowedMethods: readonly string[]): string {
+  let text = allowTexts.get(allowedMethods);
+  if (text === undefined) {
+    text = allowedMethods.join(', ');
+    if (Object.isFrozen(allowedMethods)) allowTexts.set(allowedMethods, text);
+  }
+  return text;
+}
+
 /**
  * The path matches one or more routes, but none accepts the method. `allowedMethods` lists each
  * matching route's declared methods, in declaration order, without duplicates and without an
@@ -87,7 +105,7 @@ export class MethodNotAllowedError extends RoutingError {
   readonly allowedMethods: readonly string[];
   readonly method: string;
   constructor(method: string, allowedMethods: readonly string[]) {
-    const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethods.join(', '));
+    const message = formatMessage('ERR_ROUTING_METHOD_NOT_ALLOWED', method, allowedMethodsText(allowedMethods));
     super('ERR_ROUTING_METHOD_NOT_ALLOWED', message, { stack: false });
     this.method = method;
     // a frozen list is kept, not copied (support/frozen's frozenList, written out: the routing

@@ -47,4 +47,15 @@ describe('MethodNotAllowedHttpError', () => {
     expect(() => { (a.headers as Record<string, string>).Allow = 'POST'; }).toThrow(TypeError);
     expect(b.headers.Allow).toBe('GET');
   });
+
+  test('a frozen method list keeps its headers record; extra headers still get a record of their own', () => {
+    const list = Object.freeze(['get', 'head']);
+    const a = new MethodNotAllowedHttpError(list, 'a');
+    const b = new MethodNotAllowedHttpError(list, 'b');
+    expect(a.headers).toBe(b.headers);
+    expect(a.headers).toEqual({ Allow: 'GET, HEAD' });
+    const withExtra = new MethodNotAllowedHttpError(list, 'c', { headers: { 'Retry-After': '5' } });
+    expect(withExtra.headers).toEqual({ 'Retry-After': '5', Allow: 'GET, HEAD' });
+    expect(new MethodNotAllowedHttpError(list, 'd').headers).toEqual({ Allow: 'GET, HEAD' });
+  });
 });

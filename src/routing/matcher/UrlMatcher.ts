@@ -22,6 +22,12 @@ interface Entry {
   readonly route: Route;
   readonly compiled: CompiledRoute;
   readonly methods: readonly string[];
+  /**
+   * What a method mismatch on this route adds to the allow list: `methods` without duplicates,
+   * frozen. A 405 on one route (the usual case) returns this very list: no allocation per request,
+   * and the errors built from it keep it and cache its joined text.
+   */
+  readonly allowList: readonly string[];
   readonly schemes: readonly string[];
   readonly hostLiteral: string | null;
   /**
@@ -69,7 +75,7 @@ export class UrlMatcher implements UrlMatcherInterface {
   /** Candidates of the trailing-variable re-check (the scan's own stay in the index's buffer). */
   private readonly recheckCandidates: number[] = [];
   private readonly redirectable: boolean;
-  private allow: string[] = NONE;
+  private allow: readonly string[] = NONE;
   private allowSchemes: string[] = NONE;
   /** Whether the last doMatch found a static bucket or index candidates for its path. */
   private sawCandidates = false;
@@ -92,6 +98,7 @@ export class UrlMatcher implements UrlMatcherInterface {
       const entry: Entry = {
         name, route, compiled,
         methods: route.methods,
+        allowList: new Set(route.methods).size === route.methods.length ? route.methods : Object.freeze([...new Set(route.methods)]),
         schemes: route.schemes,
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
         hasDefaults: Object.keys(route.defaults).length > 0,
@@ -236,7 +243,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
         const hasScheme = e.schemes.length === 0 || e.schemes.includes(context.scheme);
         if (hasScheme && e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-          this.allow = addUnique(this.allow, e.methods);
+          this.allow = addAllowed(this.allow, e.allowList);
           continue;
         }
         if (!hasScheme) {
@@ -283,7 +290,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         continue;
       }
       if (e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-        this.allow = addUnique(this.allow, e.methods);
+        this.allow = addAllowed(this.allow, e.allowList);
         continue;
       }
       return result(e, hostParams, e.compiled.pathVariables, m, e.bytes && bytes !== path);
@@ -310,6 +317,17 @@ function hostParamsOf(e: Entry, host: string): Record<string, string> | undefine
   if (e.compiled.hostRegex === null) return undefined;
   const hm = e.compiled.hostRegex.exec(host);
   return hm === null ? HOST_MISMATCH : captures(e.compiled.hostVariables, hm, 1);
+}
+
+/**
+ * The allow list after a route's methods: the route's own frozen list when it is the first (no
+ * copy), else a list of this match's own with the new methods appended once each.
+ */
+function addAllowed(target: readonly string[], allowList: readonly string[]): readonly string[] {
+  if (target === NONE) return allowList;
+  const out = Object.isFrozen(target) ? [...target] : target as string[];
+  for (const v of allowList) if (!out.includes(v)) out.push(v);
+  return out;
 }
 
 function addUnique(target: string[], values: readonly string[]): string[] {
