@@ -114,7 +114,9 @@ export class MethodNotAllowedHttpError extends HttpError {
     if (headers === undefined) {
       const allow = allowedMethods.join(', ').toUpperCase();
       headers = options.headers === undefined ? allowHeaders(allow) : { ...options.headers, Allow: allow };
-      if (options.headers === undefined && Object.isFrozen(allowedMethods)) allowRecordsOfLists.set(allowedMethods, headers);
+      if (options.headers === undefined && Object.isFrozen(allowedMethods)) {
+        allowRecordsOfLists.set(allowedMethods, headers);
+      }
     }
     super('ERR_HTTP_METHOD_NOT_ALLOWED', message, { cause: options.cause, stack: options.stack, headers });
     // the router passes MethodNotAllowedError's list, frozen: kept, not copied

@@ -98,7 +98,9 @@ export class UrlMatcher implements UrlMatcherInterface {
       const entry: Entry = {
         name, route, compiled,
         methods: route.methods,
-        allowList: new Set(route.methods).size === route.methods.length ? route.methods : Object.freeze([...new Set(route.methods)]),
+        allowList: new Set(route.methods).size === route.methods.length
+          ? route.methods
+          : Object.freeze([...new Set(route.methods)]),
         schemes: route.schemes,
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
         hasDefaults: Object.keys(route.defaults).length > 0,
