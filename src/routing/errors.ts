@@ -81,10 +81,11 @@ const allowTexts = new WeakMap<readonly string[], string>();
 
 /**
  * An allow list as the messages and the `Allow` header spell it: the methods joined by `, `
- * (`GET, HEAD`). Remembered per frozen list (the matcher returns a route's own frozen list for a
- * 405 on one route), so the same route's 405s join it once.
+ * (`GET, HEAD`; RFC 9110 §10.2.1, and Symfony's `implode(', ', $allowedMethods)` in
+ * `RouterListener`). Remembered per frozen list (the matcher returns a route's own frozen list
+ * for a 405 on one route), so the same route's 405s join it once; other lists are joined each time.
  * @param allowedMethods - the methods, in order
- * @returns the joined text
+ * @returns the joined text; throws nothing
  */
 export function allowedMethodsText(allowedMethods: readonly string[]): string {
   let text = allowTexts.get(allowedMethods);
