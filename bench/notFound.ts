@@ -9,7 +9,7 @@
  * - kernel 404: `createDemoKernel({ debug: false, environment: 'bench' })`, `GET /nope/<n>`;
  * - kernel 405: the same kernel, `POST /plain?n=<n>` (the route allows GET) → 405 with `Allow`;
  *   the query counts up as the 404's path does, so both cells drive autocannon the same way
- *   (built per request: a fixed request alone moved the ratio by 3–4%, docs/benchmarks/not-found.md);
+ *   (built per request: a fixed request alone lowered the ratio by 2–3%, docs/benchmarks/not-found.md);
  * - kernel 404 debug: `createDemoKernel({ debug: true })` with its profiles in SQLite,
  *   `GET /nope/<n>` (the debug exception page, its profile stored);
  * - express plain: the same Express app, `GET /plain` → `res.type('text/plain').send('plain')`;
