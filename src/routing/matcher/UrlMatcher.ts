@@ -47,8 +47,8 @@ interface Entry {
 const DYNAMIC_ROOT = /^\/\/?$/;
 
 const NO_MATCH = null;
-/** Shared empty list: allow lists are allocated only when a route adds to them. */
-const NONE: string[] = [];
+/** Shared empty list: allow lists are allocated only when a second route adds to them. */
+const NONE: readonly string[] = Object.freeze([]);
 
 /**
  * The routing table's matcher. It follows Symfony 5.4's compiled matcher
@@ -76,7 +76,7 @@ export class UrlMatcher implements UrlMatcherInterface {
   private readonly recheckCandidates: number[] = [];
   private readonly redirectable: boolean;
   private allow: readonly string[] = NONE;
-  private allowSchemes: string[] = NONE;
+  private allowSchemes: readonly string[] = NONE;
   /** Whether the last doMatch found a static bucket or index candidates for its path. */
   private sawCandidates = false;
   private noConfiguration = false;
@@ -245,7 +245,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         }
         const hasScheme = e.schemes.length === 0 || e.schemes.includes(context.scheme);
         if (hasScheme && e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-          this.allow = addAllowed(this.allow, e.allowList);
+          this.allow = addUnique(this.allow, e.allowList);
           continue;
         }
         if (!hasScheme) {
@@ -281,8 +281,8 @@ export class UrlMatcher implements UrlMatcherInterface {
       }
       if (path !== '/' && !hasTrailingVar && e.compiled.hasTrailingSlash === (trimmed === path)) {
         if (supportsRedirections && (e.methods.length === 0 || e.methods.includes('GET'))) {
-          this.allow = [];
-          this.allowSchemes = [];
+          this.allow = NONE;
+          this.allowSchemes = NONE;
           return NO_MATCH;
         }
         continue;
@@ -292,7 +292,7 @@ export class UrlMatcher implements UrlMatcherInterface {
         continue;
       }
       if (e.methods.length > 0 && !e.methods.includes(canonical) && !e.methods.includes(method)) {
-        this.allow = addAllowed(this.allow, e.allowList);
+        this.allow = addUnique(this.allow, e.allowList);
         continue;
       }
       return result(e, hostParams, e.compiled.pathVariables, m, e.bytes && bytes !== path);
@@ -322,18 +322,13 @@ function hostParamsOf(e: Entry, host: string): Record<string, string> | undefine
 }
 
 /**
- * The allow list after a route's methods: the route's own frozen list when it is the first (no
- * copy), else a list of this match's own with the new methods appended once each.
+ * A collected list (allowed methods or schemes) after a route's own frozen list: that list itself
+ * when it is the first (no copy), else a list of this match's own with the new values appended
+ * once each (a frozen first list is copied before anything is appended).
  */
-function addAllowed(target: readonly string[], allowList: readonly string[]): readonly string[] {
-  if (target === NONE) return allowList;
+function addUnique(target: readonly string[], values: readonly string[]): readonly string[] {
+  if (target === NONE) return values;
   const out = Object.isFrozen(target) ? [...target] : target as string[];
-  for (const v of allowList) if (!out.includes(v)) out.push(v);
-  return out;
-}
-
-function addUnique(target: string[], values: readonly string[]): string[] {
-  const out = target === NONE ? [] : target;
   for (const v of values) if (!out.includes(v)) out.push(v);
   return out;
 }
