@@ -200,6 +200,12 @@ export interface LoadResult {
   seconds: number;
   /** The server process's CPU time (user + system) per response, µs: robust to other load on the machine. */
   cpuMicrosPerRequest: number;
+  /**
+   * This process's CPU time (user + system) per response, µs: autocannon's cost as the client. On a
+   * 2-core machine client and server share the cores, so a client that costs more per response
+   * leaves the server less and lowers req/s without any change on the server.
+   */
+  clientMicrosPerRequest: number;
 }
 
 /**
@@ -215,7 +221,8 @@ export function recordRound(
   results.set(id, list);
   const rps = Math.round(r.rps).toLocaleString('en-US').padStart(7);
   const cpu = r.cpuMicrosPerRequest.toFixed(0).padStart(4);
-  console.log(`  round ${round + 1} ${label} ${rps} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${cpu} µs/req`);
+  const client = r.clientMicrosPerRequest.toFixed(0).padStart(3);
+  console.log(`  round ${round + 1} ${label} ${rps} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${cpu} µs/req  client CPU ${client} µs/req`);
 }
 
 /** Runs autocannon against the server (on 127.0.0.1), from this process. */
@@ -223,6 +230,7 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
   const fixed = typeof options.path === 'string' ? options.path : '/';
   const next = typeof options.path === 'function' ? options.path : undefined;
   const before = await server.memory();
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({
     url: `http://${HOST}:${server.port}${fixed}`,
     connections: options.connections,
@@ -234,6 +242,7 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
       ? { requests: [{ method: options.method ?? 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] }
       : {}),
   });
+  const client = process.cpuUsage(clientBefore);
   const after = await server.memory();
   const s2 = result['2xx'];
   const s4 = result['4xx'];
@@ -250,6 +259,7 @@ export async function load(server: BenchServer, options: LoadOptions): Promise<L
     errors: result.errors,
     seconds: result.duration,
     cpuMicrosPerRequest: total > 0 ? (after.cpuMicros - before.cpuMicros) / total : NaN,
+    clientMicrosPerRequest: total > 0 ? (client.user + client.system) / total : NaN,
   };
 }
 
@@ -271,9 +281,14 @@ export function pairedRatios(
   num: readonly number[],
   den: readonly number[],
 ): { median: number; min: number; max: number } {
-  const ratios = num.slice(0, den.length).map((n, i) => n / den[i]).filter((r) => Number.isFinite(r));
-  if (ratios.length === 0) return { median: NaN, min: NaN, max: NaN };
-  return { median: medianOf(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+  return ratioSpread(num.slice(0, den.length).map((n, i) => n / den[i]));
+}
+
+/** The median, least and greatest of ratios (non-finite ones left out); NaN for none. */
+export function ratioSpread(ratios: readonly number[]): { median: number; min: number; max: number } {
+  const finite = ratios.filter((r) => Number.isFinite(r));
+  if (finite.length === 0) return { median: NaN, min: NaN, max: NaN };
+  return { median: medianOf(finite), min: Math.min(...finite), max: Math.max(...finite) };
 }
 
 /** The median of a non-empty list. */
