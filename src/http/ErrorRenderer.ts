@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { isHttpError } from './errors';
 import { rawUrlEncode } from '../routing/generator/UrlGenerator';
 import { sourceMappedStack } from '../support/sourceMaps';
-import { parseStack } from '../support/stackTrace';
+import { parseStack, type StackFrame } from '../support/stackTrace';
 import type { ErrorPageContext, ErrorTemplates } from './ErrorTemplates';
 import { PlainErrorPage } from './PlainErrorPage';
 import { CutTemplates } from './CutTemplate';
@@ -75,10 +75,23 @@ export function statusOf(error: unknown): number {
   return s >= 400 && s <= 599 ? s : 500;
 }
 
-/** The top frame V8 wrote: lines of the message that look like frames are skipped. */
-function frameOf(stack: string, message: string): { file?: string; line?: number } {
-  const top = parseStack(stack, message)[0];
-  return top?.file === undefined ? {} : { file: top.file, line: top.line };
+/** The parsed frames of each error {@link exceptionChain} flattened, by its entry. */
+const entryFrames = new WeakMap<ExceptionData, readonly StackFrame[]>();
+
+/**
+ * The parsed frames of one entry of {@link exceptionChain}: `parseStack(entry.stack,
+ * entry.message)`, kept with the entry, so the exception page and the profiler's exception panel
+ * do not parse (nor look up, by its whole text) the same stack again.
+ * @param entry - an entry of `exceptionChain`, or any object of that shape (parsed on its first call)
+ * @returns the frames, outermost call last; frozen and shared, do not change them
+ */
+export function framesOf(entry: ExceptionData): readonly StackFrame[] {
+  let frames = entryFrames.get(entry);
+  if (frames === undefined) {
+    frames = parseStack(entry.stack, entry.message);
+    entryFrames.set(entry, frames);
+  }
+  return frames;
 }
 
 /** Options of {@link exceptionChain}. */
@@ -115,8 +128,14 @@ export function exceptionChain(error: unknown, options: ExceptionChainOptions = 
   while (current !== undefined && current !== null && chain.length < 10) {
     const e = asError(current);
     const stack = sourceMaps ? sourceMappedStack(e.stack ?? '', e.message) : e.stack ?? '';
-    const top = frameOf(stack, e.message);
-    chain.push({ class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top });
+    const frames = parseStack(stack, e.message);
+    // the top frame V8 wrote: lines of the message that look like frames are skipped
+    const top = frames[0]?.file === undefined ? {} : { file: frames[0].file, line: frames[0].line };
+    const entry: ExceptionData = {
+      class: e.name || e.constructor.name, message: e.message, status: statusOf(e), stack, ...top,
+    };
+    entryFrames.set(entry, frames);
+    chain.push(entry);
     current = (e as { cause?: unknown }).cause;
   }
   if (key !== undefined) mappedChains.set(key, chain);
@@ -144,7 +163,7 @@ function exceptionPage(
   error: unknown, status: number, reason: string, message: string, options: ErrorRenderOptions,
 ): string {
   const chain = exceptionChain(error)
-    .map((e) => ({ class: e.class, message: e.message, status: e.status, frames: parseStack(e.stack, e.message) }));
+    .map((e) => ({ class: e.class, message: e.message, status: e.status, frames: framesOf(e) }));
   let key = `${status} ${reason}`;
   for (const e of chain) key += `\u0000${e.class}\u0000${e.status}\u0000${framesId(e.frames)}`;
   const values = [message, options.token ?? '', options.tokenLink ?? '', ...chain.map((e) => e.message)];

@@ -1,4 +1,5 @@
-import { exceptionChain } from '../../src/http/ErrorRenderer';
+import { exceptionChain, framesOf } from '../../src/http/ErrorRenderer';
+import { parseStack } from '../../src/support/stackTrace';
 import request from 'supertest';
 import { createDemoKernel } from '../../src/demo/app';
 
@@ -100,5 +101,28 @@ describe('exceptionChain(error): X-Debug-Exception-File', () => {
   test('names the frame V8 wrote, never a frame-like line of the message', () => {
     const top = exceptionChain(new Error('bad input\n    at forged (/etc/passwd.js:1:1)'), { sourceMaps: false })[0];
     expect(top.file).toBe(__filename);
+  });
+});
+
+describe('framesOf(entry): the frames of an exceptionChain entry', () => {
+  test('parses each error of the chain once: the page and the panel get the same frames', () => {
+    const cause = new Error('inner');
+    const chain = exceptionChain(new Error('outer', { cause }));
+    expect(chain).toHaveLength(2);
+    for (const entry of chain) {
+      const frames = framesOf(entry);
+      expect(frames).toEqual(parseStack(entry.stack, entry.message));
+      expect(frames.length).toBeGreaterThan(0);
+      expect(framesOf(entry)).toBe(frames);
+      expect(Object.isFrozen(frames)).toBe(true);
+    }
+    // the top frame named by the entry is the first parsed frame
+    expect(framesOf(chain[0])[0].file).toBe(chain[0].file);
+  });
+
+  test('an entry of the same shape from elsewhere (a stored profile) is parsed as well', () => {
+    const stack = 'Error: x\n    at f (/app/a.js:3:7)\n    at g (/app/b.js:9:1)';
+    const frames = framesOf({ class: 'Error', message: 'x', status: 500, stack });
+    expect(frames.map((f) => [f.function, f.file, f.line])).toEqual([['f', '/app/a.js', 3], ['g', '/app/b.js', 9]]);
   });
 });

@@ -1,6 +1,6 @@
-import { exceptionChain } from '../../http/ErrorRenderer';
+import { exceptionChain, framesOf } from '../../http/ErrorRenderer';
 import { redactText } from '../redaction';
-import { parseStack, StackFrame, withExcerpts } from '../stackFrames';
+import { StackFrame, withExcerpts } from '../stackFrames';
 import type { CollectorSummary, DataCollector } from './DataCollector';
 
 /** One error of the cause chain, with its parsed stack. */
@@ -35,7 +35,7 @@ export class ExceptionCollector implements DataCollector<ExceptionCollectorData>
         class: e.class,
         message: redactText(e.message),
         status: e.status,
-        frames: parseStack(e.stack, e.message),
+        frames: framesOf(e),
       })),
     };
   }
