@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Statement, Transaction } from 'better-sqlite3';
 import { isSqliteUnavailable, openSqlite, sqliteCall, SqliteDatabase } from '../../storage/sqlite';
 import { storageUnavailable } from '../../storage/StorageUnavailableError';
@@ -37,7 +38,25 @@ const TABLE = 'profiler_profiles';
 /** One row: the profile count and total size, kept by triggers so the caps cost no table scan. */
 const TOTALS = 'profiler_totals';
 
+/**
+ * One copy of each collector's constant data (`constantData`: the configuration panel's), by the
+ * SHA-256 of its JSON; a profile's JSON holds `{"$sharedJson": "<id>"}` in its place.
+ */
+const SHARED = 'profiler_shared';
+const SHARED_KEY = '$sharedJson';
+const SHARED_ID = /^[0-9a-f]{64}$/;
+/** How many constant JSON texts a store remembers the ids of: one per kernel, so a few. */
+const MAX_SHARED_IDS = 64;
+
+/** The id of a reference to a shared row, or undefined when the value is none. */
+function sharedIdOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const id = (value as Record<string, unknown>)[SHARED_KEY];
+  return typeof id === 'string' && SHARED_ID.test(id) && Object.keys(value).length === 1 ? id : undefined;
+}
+
 const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ${SHARED} (id TEXT PRIMARY KEY, json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ${TABLE} (
   token TEXT PRIMARY KEY,
   parent TEXT,
@@ -104,6 +123,11 @@ function summaryOfRow(row: SummaryRow): ProfileSummary {
  *
  * Index columns are stored as UTF-8, so an unpaired UTF-16 surrogate in an ip, method, url or
  * route reads back from `find` as U+FFFD; `read` returns the profile exactly, from its JSON.
+ *
+ * A collector's constant data (`constantData`: the configuration panel's, the same in every
+ * profile of a kernel) is stored once, in a table of its own, and each profile's JSON refers to
+ * it: a debug 404's row is 1.2 KB (a fifth) smaller. `size_bytes` and the `maxBytes` cap count
+ * the rows' JSON; the shared copies (one per configuration) are not counted and stay until `purge`.
  */
 export class SqliteProfilerStorage implements ClosableProfilerStorage {
   readonly retention: ResolvedRetention;
@@ -121,11 +145,20 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     evictOldest: Statement<[number]>;
     totals: Statement<[], { n: number; bytes: number }>;
     purge: Statement<[]>;
+    share: Statement<[string, string]>;
+    sharedJson: Statement<[string], { json: string }>;
+    purgeShared: Statement<[]>;
   };
+  /** The ids of the constant JSON texts written (see {@link SHARED}), by text. */
+  private readonly sharedIds = new Map<string, string>();
+  /** The shared rows the queued profiles refer to, by id: written with them, if not there yet. */
+  private pendingShared = new Map<string, string>();
   /** When the age cap was last enforced (ms, the store's clock): at most once a second. */
   private lastExpire = Number.NEGATIVE_INFINITY;
   private readonly findStatements = new Map<string, Statement<unknown[], SummaryRow>>();
-  private readonly writeAndEvict: Transaction<(rows: Array<Record<string, unknown>>) => void>;
+  private readonly writeAndEvict: Transaction<
+    (rows: Array<Record<string, unknown>>, shared: ReadonlyArray<readonly [string, string]>) => void
+  >;
   /** Rows written since the last flush, by token, with the promises their writers wait on. */
   private pending = new Map<
     string,
@@ -189,11 +222,16 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
         + `(SELECT token FROM ${TABLE} ORDER BY time ASC, token ASC LIMIT ?)`),
       totals: this.db.prepare(`SELECT n, bytes FROM ${TOTALS} WHERE id = 1`),
       purge: this.db.prepare(`DELETE FROM ${TABLE}`),
+      share: this.db.prepare(`INSERT OR IGNORE INTO ${SHARED} (id, json) VALUES (?, ?)`),
+      sharedJson: this.db.prepare(`SELECT json FROM ${SHARED} WHERE id = ?`),
+      purgeShared: this.db.prepare(`DELETE FROM ${SHARED}`),
     };
     // One transaction per batch of writes. The caps are read from the totals row; eviction walks
     // the time index from the oldest row only when a cap is exceeded; expired rows are deleted at
     // most once a second (read, has and find hide them at once).
-    this.writeAndEvict = this.db.transaction((rows: Array<Record<string, unknown>>) => {
+    this.writeAndEvict = this.db.transaction((rows, shared) => {
+      // each batch writes the shared rows it refers to (another process may have purged them)
+      for (const [id, json] of shared) this.statements.share.run(id, json);
       for (const row of rows) this.statements.write.run(row);
       const now = this.retention.now();
       if (due(this.lastExpire, now, 1000)) {
@@ -224,8 +262,32 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   async read(token: string): Promise<Profile | null> {
     if (this.pending.has(token)) this.flush();
     const row = sqliteCall('Profiler', () => this.statements.read.get(token, ageCutoff(this.retention)));
-    return row === undefined ? null : (JSON.parse(row.profile) as Profile);
+    return row === undefined ? null : this.withShared(JSON.parse(row.profile) as Profile);
   }
+
+  /** Puts each collector's shared data back in place of its reference (one left as is if its row is gone). */
+  private withShared(profile: Profile): Profile {
+    const collectors = profile.collectors;
+    for (const name of Object.keys(collectors)) {
+      const id = sharedIdOf(collectors[name]);
+      if (id === undefined) continue;
+      const shared = sqliteCall('Profiler', () => this.statements.sharedJson.get(id));
+      if (shared !== undefined) collectors[name] = JSON.parse(shared.json) as unknown;
+    }
+    return profile;
+  }
+
+  /** What a profile's JSON holds in place of a collector's constant data: a reference to its shared row. */
+  private readonly reference = (json: string): string => {
+    let id = this.sharedIds.get(json);
+    if (id === undefined) {
+      if (this.sharedIds.size >= MAX_SHARED_IDS) this.sharedIds.clear();
+      id = createHash('sha256').update(json).digest('hex');
+      this.sharedIds.set(json, id);
+    }
+    this.pendingShared.set(id, json);
+    return `{"${SHARED_KEY}":"${id}"}`;
+  };
 
   /**
    * A queued profile is read, found and `has` at once: `read` of a queued token, `find`, `purge`
@@ -241,7 +303,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
    * returns.
    */
   async write(profile: Profile): Promise<void> {
-    const { json, bytes } = encodeProfile(profile, this.retention);
+    const { json, bytes } = encodeProfile(profile, this.retention, this.reference);
     const row = {
       token: profile.token,
       parent: profile.parent ?? null,
@@ -275,10 +337,12 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    const shared = [...this.pendingShared];
+    this.pendingShared = new Map();
     let failure: unknown;
     try {
       // BEGIN IMMEDIATE: the caps are read and enforced under the write lock, whichever process writes
-      this.writeAndEvict.immediate([...batch.values()].map((q) => q.row));
+      this.writeAndEvict.immediate([...batch.values()].map((q) => q.row), shared);
     } catch (e) {
       failure = isSqliteUnavailable(e) ? storageUnavailable('Profiler', e)
         : (e ?? new Error('profiler store write failed'));
@@ -328,7 +392,11 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
 
   async purge(): Promise<void> {
     this.flush();
-    this.statements.purge.run();
+    // one transaction: another process's batch lands before both deletes or after them
+    this.db.transaction(() => {
+      this.statements.purge.run();
+      this.statements.purgeShared.run();
+    }).immediate();
   }
 
   /** Closes the database when the store opened it. */

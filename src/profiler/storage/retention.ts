@@ -88,11 +88,14 @@ export interface EncodedProfile {
 
 /**
  * Serialises a profile for storage.
+ * @param shared - what to write in place of a collector's constant data (see `profileJson`)
  * @throws RangeError when the profile alone is larger than `maxBytes`
  * @throws TypeError when it cannot be serialised (a BigInt, a cycle)
  */
-export function encodeProfile(profile: Profile, retention: ResolvedRetention): EncodedProfile {
-  const json = profileJson(profile);
+export function encodeProfile(
+  profile: Profile, retention: ResolvedRetention, shared?: (json: string) => string,
+): EncodedProfile {
+  const json = profileJson(profile, shared);
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > retention.maxBytes) {
     throw new RangeError(`Profile "${profile.token}" is ${bytes} bytes, `

@@ -5,6 +5,7 @@ import { openSqlite } from '../../../src/storage/sqlite';
 import { SqliteProfilerStorage } from '../../../src/profiler/storage/SqliteProfilerStorage';
 import { describeProfilerStorage } from './conformance';
 import { makeProfile, T0 } from './profiles';
+import { constantData, profileJson } from '../../../src/profiler/profileJson';
 
 let dir: string;
 let n = 0;
@@ -152,5 +153,58 @@ describe('new SqliteProfilerStorage({ database })', () => {
   it('rejects something that is not a database', () => {
     expect(() => new SqliteProfilerStorage({ database: {} as never }))
       .toThrow('Invalid option "profiler.storage.database": expected an open better-sqlite3 database, e.g. openSqlite(file).');
+  });
+});
+
+describe('SqliteProfilerStorage: a collector\'s constant data is stored once', () => {
+  const config = constantData({ kernel: { debug: true, environment: 'dev' }, versions: { node: process.version }, bundles: ['a', 'b', 'c'] });
+  const withConfig = (token: string, at: number) =>
+    makeProfile(token, at, { collectors: { request: { headers: { accept: 'text/html' } }, config } });
+  const count = (db: ReturnType<typeof openSqlite>, table: string): number =>
+    (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+  it('profiles refer to one copy; read gives each profile back whole', async () => {
+    const db = openSqlite(':memory:');
+    const store = new SqliteProfilerStorage({ database: db, now });
+    await Promise.all([store.write(withConfig('aaaaaa', 0)), store.write(withConfig('bbbbbb', 1))]);
+    await store.write(withConfig('cccccc', 2));
+    for (const [token, at] of [['aaaaaa', 0], ['bbbbbb', 1], ['cccccc', 2]] as const) {
+      expect(await store.read(token)).toEqual(JSON.parse(JSON.stringify(withConfig(token, at))));
+    }
+    expect(count(db, 'profiler_shared')).toBe(1);
+    const row = db.prepare('SELECT size_bytes, profile FROM profiler_profiles WHERE token = ?').get('aaaaaa') as { size_bytes: number; profile: string };
+    expect(row.profile).not.toContain('environment');
+    expect(row.size_bytes).toBe(Buffer.byteLength(row.profile, 'utf8'));
+    expect(row.size_bytes).toBeLessThan(Buffer.byteLength(profileJson(withConfig('aaaaaa', 0)), 'utf8'));
+    await store.close();
+    db.close();
+  });
+
+  it('another store on the file reads it; purge removes the copy and the next write brings it back', async () => {
+    const file = freshFile();
+    const a = new SqliteProfilerStorage({ sqlitePath: file, now });
+    const b = new SqliteProfilerStorage({ sqlitePath: file, now });
+    await a.write(withConfig('aaaaaa', 0));
+    expect(await b.read('aaaaaa')).toEqual(JSON.parse(JSON.stringify(withConfig('aaaaaa', 0))));
+    await b.purge();
+    const db = openSqlite(file);
+    expect(count(db, 'profiler_shared')).toBe(0);
+    await a.write(withConfig('bbbbbb', 1)); // a still knows the id: its batch writes the copy again
+    expect(count(db, 'profiler_shared')).toBe(1);
+    expect(await b.read('bbbbbb')).toEqual(JSON.parse(JSON.stringify(withConfig('bbbbbb', 1))));
+    db.close();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('leaves data that only looks like a reference as it is', async () => {
+    const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
+    const lookalikes = {
+      short: { $sharedJson: 'abc' },
+      unknown: { $sharedJson: 'f'.repeat(64) },
+      more: { $sharedJson: 'e'.repeat(64), other: 1 },
+    };
+    await store.write(makeProfile('aaaaaa', 0, { collectors: lookalikes }));
+    expect((await store.read('aaaaaa'))?.collectors).toEqual(lookalikes);
+    await store.close();
   });
 });
