@@ -27,9 +27,9 @@
  *   round are steadier than absolutes)
  * - kernel 405 / kernel 404 ≥ 0.95 (a 405 costs no more than a 404, within the noise), per pair of
  *   slices on the one server. Separate servers put the process-to-process spread into this ratio:
- *   their rounds ranged 0.86–1.10 around a median of 0.96 over nine runs, while the one server's
- *   pairs gave 0.97–1.00 (docs/benchmarks/not-found.md, "One server for the 405"). Their ratio is
- *   printed beside it.
+ *   their rounds ranged 0.86–1.10 around a median of 0.96 over eleven runs, while the one server's
+ *   medians ran 0.95–1.02 around 0.99 (docs/benchmarks/not-found.md, "One server for the 405").
+ *   Their ratio is printed beside it.
  *
  * Options (after `npm run bench -- notfound`):
  *   --connections=50    autocannon connections
