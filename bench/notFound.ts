@@ -94,6 +94,21 @@ const TARGETS: ReadonlyArray<{ name: string; num: string; den: string; min: numb
   { name: 'a 405 costs no more than a 404: kernel 405 / kernel 404, one server', num: 'kernel-405', den: 'kernel-404', min: 0.95, pair: true },
 ];
 
+/**
+ * One load run of a cell's request against a server, failed unless every response has the cell's
+ * status: the rounds' warm-ups and measurements, and the one server's slices.
+ */
+async function loadCell(
+  server: Awaited<ReturnType<typeof startServer>>, cell: Cell, path: string | (() => string),
+  o: { connections: number; duration: number; warmup?: boolean },
+): Promise<LoadResult> {
+  const r = await load(server, {
+    path, connections: o.connections, method: cell.method, duration: o.duration, warmup: o.warmup,
+  });
+  checkStatuses(cell.label, r, cell.status);
+  return r;
+}
+
 /** What {@link alternatingPair} measured: one ratio per pair of slices. */
 interface PairResult {
   /** 405 req/s / 404 req/s, per pair. */
@@ -120,11 +135,8 @@ async function alternatingPair(
   try {
     await expectStatus(server, `${c404.path}0`, 404);
     let n = 0;
-    const run1 = async (cell: Cell, duration: number, warmup: boolean): Promise<LoadResult> => {
-      const r = await load(server, { path: () => `${cell.path}${++n}`, connections: o.connections, method: cell.method, duration, warmup });
-      checkStatuses(cell.label, r, cell.status);
-      return r;
-    };
+    const run1 = (cell: Cell, duration: number, warmup: boolean): Promise<LoadResult> =>
+      loadCell(server, cell, () => `${cell.path}${++n}`, { connections: o.connections, duration, warmup });
     if (o.warmup > 0) for (const cell of [c404, c405]) await run1(cell, o.warmup, true);
     for (let i = 0; i < o.slices; i++) {
       const order = i % 2 === 0 ? [c404, c405] : [c405, c404];
@@ -173,12 +185,8 @@ async function run(args: readonly string[]): Promise<void> {
           if (cell.method === 'GET') await expectStatus(server, cell.counted ? `${cell.path}0` : cell.path, cell.status);
           let n = 0;
           const path = cell.counted ? () => `${cell.path}${++n}` : cell.path;
-          const common = { path, connections, method: cell.method };
-          if (warmup > 0) {
-            checkStatuses(cell.label, await load(server, { ...common, duration: warmup, warmup: true }), cell.status);
-          }
-          const r = await load(server, { ...common, duration });
-          checkStatuses(cell.label, r, cell.status);
+          if (warmup > 0) await loadCell(server, cell, path, { connections, duration: warmup, warmup: true });
+          const r = await loadCell(server, cell, path, { connections, duration });
           recordRound(results, cell.id, round, cell.label.padEnd(42), r);
         } finally {
           await server.stop();
