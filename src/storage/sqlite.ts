@@ -25,6 +25,37 @@ function makeFolder(folder: string): void {
   for (const dir of missing) fs.mkdirSync(dir);
 }
 
+/** How long a statement waits for another connection's lock before SQLITE_BUSY, in ms. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Where {@link whenUnlocked} sleeps (`Atomics.wait` on a value that never changes). */
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `step` again while SQLite answers SQLITE_BUSY without waiting, sleeping 1, 2, 4… up to
+ * 50 ms between tries, for at most `timeoutMs`. SQLite skips the busy handler (`busy_timeout`)
+ * when waiting could deadlock: a connection that holds a read lock and wants to write while
+ * another holds the write lock (sqlite.org `sqlite3_busy_handler`, "the busy handler is not
+ * invoked"). Switching a new file to WAL is such a write: two processes opening the same new file
+ * at once (two workers of a service, or a test's two writers) had one fail with "database is
+ * locked". Synchronous, as `openSqlite` is: it runs at start-up.
+ * @param step - the statement to run
+ * @param timeoutMs - the longest total wait, in ms
+ * @returns what `step` returns
+ * @throws the last SQLITE_BUSY error once `timeoutMs` have passed; any other error at once
+ */
+function whenUnlocked<T>(step: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return step();
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() + pause > deadline) throw e;
+      Atomics.wait(SLEEP, 0, 0, pause);
+    }
+  }
+}
+
 /**
  * Opens (and creates) an SQLite file in WAL mode with `synchronous = NORMAL` (SQLite's advice for
  * WAL: commits cost no fsync), creating its folder. Several modules share one
@@ -40,12 +71,12 @@ export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase 
   const open = loadPeer<typeof Database>('better-sqlite3');
   try {
     if (file !== ':memory:') makeFolder(path.dirname(path.resolve(file)));
-    const db = new open(file);
-    db.pragma('journal_mode = WAL');
+    // busy_timeout: a statement waits this long for another connection's lock
+    const db = new open(file, { timeout: BUSY_TIMEOUT_MS });
+    whenUnlocked(() => db.pragma('journal_mode = WAL'), BUSY_TIMEOUT_MS);
     // WAL with synchronous=NORMAL: a commit is not fsynced (the WAL is, at checkpoints). The
     // database stays consistent after a crash; a power loss may lose the last commits.
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     return db;
   } catch (e) {
     throw new Error(`Invalid option "${option}": cannot open SQLite database "${file}": ${(e as Error).message}`);
