@@ -12,7 +12,7 @@ import type { DataCollector } from '../profiler/collectors/DataCollector';
 import { securityHeadersOptionsSchema } from '../http/securityHeadersOptions';
 import { corsOptionsSchema } from '../cors/options';
 import { sessionOptionsShape } from '../session/options';
-import { firewallOptionsSchema } from '../security/FirewallOptions';
+import { firewallOptionsSchema, interactiveLogin } from '../security/FirewallOptions';
 import { localeOptionsSchema } from '../locale/options';
 import { timeZoneOptionsSchema } from '../timezone/options';
 import { PLUGGABLE_LAYERS, type PluggableLayer } from './layers';
@@ -243,6 +243,15 @@ export const kernelOptionsSchema = optionsObject({
   if (o.session !== undefined && o.secret === undefined) {
     fail(['secret'], 'a session needs the application secret',
       'set `secret` (at least 32 characters), e.g. from APP_SECRET.');
+  }
+  const login = o.session === undefined && o.layers?.session === undefined ? interactiveLogin(o.security) : undefined;
+  if (login !== undefined) {
+    fail(['security', 'firewalls', login.index, 'authenticators'],
+      `firewall "${login.name}" has an interactive login (${login.authenticator}), `
+      + 'which keeps the user in the session, and the kernel has no session layer: '
+      + 'every login would be forgotten at once',
+      'set `session` (e.g. `{ store: "sqlite" }`, with `secret`), '
+      + 'plug a session middleware into `layers.session`, or use a stateless authenticator such as HTTP Basic.');
   }
   const layers = Object.entries(o.layers ?? {}).map(([k, v]) => [k, Object.freeze(Array.isArray(v) ? [...v] : [v])]);
   return Object.freeze({

@@ -150,3 +150,24 @@ export type ResolvedFirewallOptions = z.output<typeof firewallOptionsSchema>;
 export function resolveFirewallOptions(options: FirewallOptions, prefix = ''): ResolvedFirewallOptions {
   return parseOptions(firewallOptionsSchema, options, prefix);
 }
+
+/**
+ * The first firewall that logs people in through a form and keeps them in the session: security
+ * on, not stateless, an authenticator with `interactive: true` (Symfony
+ * `InteractiveAuthenticatorInterface`). The kernel refuses to start such a firewall without a
+ * session layer, where every login would be forgotten at once.
+ * @param options - the firewall options as given (already checked by {@link firewallOptionsSchema})
+ * @returns the firewall's index and name and the authenticator's name, or undefined when none does
+ */
+export function interactiveLogin(
+  options: FirewallOptions | undefined,
+): { index: number; name: string; authenticator: string } | undefined {
+  const firewalls = options?.firewalls ?? [];
+  for (let index = 0; index < firewalls.length; index++) {
+    const f = firewalls[index];
+    if (f.security === false || f.stateless === true) continue;
+    const login = (f.authenticators ?? []).find((a) => a.interactive === true);
+    if (login !== undefined) return { index, name: f.name, authenticator: login.name };
+  }
+  return undefined;
+}

@@ -3,6 +3,10 @@ import { profileOf } from '../../src/testing';
 import { FormLoginAuthenticator } from '../../src/security/FormLoginAuthenticator';
 import { KernelConfigError } from '../../src/config/KernelConfigError';
 import { firewall } from '../../src/security/firewall';
+import { HttpBasicAuthenticator } from '../../src/security/HttpBasicAuthenticator';
+import { createKernel } from '../../src/kernel/createKernel';
+import type { KernelOptions } from '../../src/kernel/options';
+import { RouteCollection } from '../../src/routing/RouteCollection';
 import { basic, testUsers } from './support';
 import { Browser, formLoginKernel, FormLoginKernel } from './formLoginKernel';
 
@@ -200,6 +204,27 @@ describe('new FormLoginAuthenticator(options)', () => {
   test('on a stateless firewall it is refused at start-up, naming the option', () => {
     const fw = { name: 'admin', stateless: true, provider: testUsers(), authenticators: [new FormLoginAuthenticator()] };
     expect(() => firewall({ firewalls: [fw] })).toThrow(/Invalid option "firewalls\[0\]\.stateless": an interactive login/);
+  });
+
+  test('in a kernel without a session layer it is refused at start-up, naming the firewall and the fix', () => {
+    const security = (stateless?: boolean) => ({
+      firewalls: [
+        { name: 'api', pattern: '^/api', stateless: true, provider: testUsers(), authenticators: [new HttpBasicAuthenticator()] },
+        { name: 'admin', stateless, provider: testUsers(), authenticators: [new FormLoginAuthenticator()] },
+      ],
+    });
+    const start = (o: Partial<KernelOptions>): unknown => createKernel({ routes: new RouteCollection(), secret: 'a-test-secret-of-at-least-32-characters!', ...o });
+    expect(() => start({ security: security() })).toThrow(KernelConfigError);
+    expect(() => start({ security: security() })).toThrow(
+      'Invalid option "security.firewalls[1].authenticators": firewall "admin" has an interactive login (form_login), '
+      + 'which keeps the user in the session, and the kernel has no session layer',
+    );
+    expect(() => start({ security: security() })).toThrow(/set `session`/);
+    // a session of the kernel's, or one plugged in, and it starts
+    expect(start({ security: security(), session: { store: 'sqlite', sqlitePath: ':memory:' } })).toBeDefined();
+    expect(start({ security: security(), layers: { session: (_req, _res, next) => next() } })).toBeDefined();
+    // HTTP Basic alone needs no session
+    expect(start({ security: { firewalls: [security().firewalls[0]] } })).toBeDefined();
   });
 
   test('refuses unknown options', () => {
