@@ -16,9 +16,9 @@
  * - kernel plain: the debug-off demo kernel (every layer on), `GET /plain`, the same answer.
  * `<n>` counts up, so every 404 path (and 405 URL) is new (no cache of the previous answer helps).
  *
- * After the rounds, with both kernel 404 and kernel 405 among the cells: one more debug-off demo
- * kernel, forked once, takes the two requests in alternating slices (ABBA: 404 405, 405 404, …),
- * each pair of slices giving one 405/404 ratio (see `alternatingPair`).
+ * After the rounds, with both kernel 404 and kernel 405 among the cells: three more debug-off demo
+ * kernels, forked one after the other, each take the two requests in alternating slices (ABBA:
+ * 404 405, 405 404, …), each pair of slices giving one 405/404 ratio (see `alternatingPairs`).
  *
  * Targets, each on the median of paired req/s ratios:
  * - kernel 404 / express 404 ≥ 1.0; kernel plain / express plain ≥ 1.0;
@@ -26,10 +26,12 @@
  *   (per round: two cells of one round run seconds apart; the machine is shared, so ratios of one
  *   round are steadier than absolutes)
  * - kernel 405 / kernel 404 ≥ 0.95 (a 405 costs no more than a 404, within the noise), per pair of
- *   slices on the one server. Separate servers put the process-to-process spread into this ratio:
- *   their rounds ranged 0.86–1.10 around a median of 0.96 over eleven runs, while the one server's
- *   medians ran 0.95–1.02 around 0.99 (docs/benchmarks/not-found.md, "One server for the 405").
- *   Their ratio is printed beside it.
+ *   slices on the same server, over all the servers' pairs. Separate servers put the
+ *   process-to-process spread into this ratio: their rounds ranged 0.86–1.10 around a median of
+ *   0.96 over eleven runs (docs/benchmarks/not-found.md, "One server for the 405"). The pairs are
+ *   many and short (24 of 1 s) for a steady median, on three servers so that no one process's JIT
+ *   outcome decides it ("More pairs, three servers"). The separate servers' ratio is printed
+ *   beside it.
  *
  * Options (after `npm run bench -- notfound`):
  *   --connections=50    autocannon connections
@@ -38,8 +40,9 @@
  *   --rounds=5          rounds
  *   --cells=a,b         only these cells (ids: express-404, kernel-404, kernel-405,
  *                       kernel-404-debug, express-plain, kernel-plain)
- *   --slices=10         pairs of slices on the one server (0: none, and no 405 target)
- *   --slice=2           measured seconds per slice
+ *   --pair-servers=3    servers forked for the 405's pairs, one after the other (0: none)
+ *   --slices=8          pairs of slices per server (0: none, and no 405 target)
+ *   --slice=1           measured seconds per slice
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each profile
  */
 import {
@@ -85,18 +88,18 @@ const CELLS: readonly Cell[] = [
 
 /**
  * The targets: numerator cell, denominator cell, the least ratio; `pair` ones are judged on
- * {@link alternatingPair}'s ratios, the others on the per-round ratios of separate servers.
+ * {@link alternatingPairs}' ratios, the others on the per-round ratios of separate servers.
  */
 const TARGETS: ReadonlyArray<{ name: string; num: string; den: string; min: number; pair?: true }> = [
   { name: 'debug off: kernel 404 / express 404', num: 'kernel-404', den: 'express-404', min: 1.0 },
   { name: 'debug off: kernel GET /plain / express GET /plain', num: 'kernel-plain', den: 'express-plain', min: 1.0 },
   { name: 'debug on: kernel 404 (profile in SQLite) / express 404', num: 'kernel-404-debug', den: 'express-404', min: 0.5 },
-  { name: 'a 405 costs no more than a 404: kernel 405 / kernel 404, one server', num: 'kernel-405', den: 'kernel-404', min: 0.95, pair: true },
+  { name: 'a 405 costs no more than a 404: kernel 405 / kernel 404, same servers', num: 'kernel-405', den: 'kernel-404', min: 0.95, pair: true },
 ];
 
 /**
  * One load run of a cell's request against a server, failed unless every response has the cell's
- * status: the rounds' warm-ups and measurements, and the one server's slices.
+ * status: the rounds' warm-ups and measurements, and the pairs' slices.
  */
 async function loadCell(
   server: Awaited<ReturnType<typeof startServer>>, cell: Cell, path: string | (() => string),
@@ -109,50 +112,60 @@ async function loadCell(
   return r;
 }
 
-/** What {@link alternatingPair} measured: one ratio per pair of slices. */
+/** What {@link alternatingPairs} measured: one ratio per pair of slices, in order. */
 interface PairResult {
   /** 405 req/s / 404 req/s, per pair. */
   readonly rps: number[];
   /** 404 server CPU µs/req / 405 server CPU µs/req, per pair (above 1: the 405 costs less). */
   readonly cpu: number[];
+  /** The median req/s ratio of each server's pairs. */
+  readonly perServer: number[];
 }
 
 /**
- * The 405 against the 404 on one server: a debug-off demo kernel forked once, then slices of load
- * alternating between the two requests in ABBA order (404 405, 405 404, …), each pair giving one
- * ratio. Both requests meet the same process (the same JIT state and heap, as a service answering
- * both), and a pair's two slices run seconds apart, so neither the process-to-process spread of
- * separate servers nor the machine's drift enters the ratio.
+ * The 405 against the 404 on the same servers: `servers` debug-off demo kernels forked one after
+ * the other, each taking slices of load that alternate between the two requests in ABBA order
+ * (404 405, 405 404, …), each pair of slices giving one ratio. Both requests of a pair meet the
+ * same process (the same JIT state and heap, as a service answering both) seconds apart, so the
+ * machine's drift stays out of the ratio. Several servers so that one process's JIT outcome cannot
+ * decide the verdict; measured, their medians differed no more than their pairs' noise explains
+ * (docs/benchmarks/not-found.md, "More pairs, three servers").
  */
-async function alternatingPair(
+async function alternatingPairs(
   fork: ReturnType<typeof forkOptionsFrom>,
   tmp: ReturnType<typeof tempFolder>,
-  o: { connections: number; warmup: number; slices: number; slice: number },
+  o: { connections: number; warmup: number; servers: number; slices: number; slice: number },
 ): Promise<PairResult> {
   const [c404, c405] = ['kernel-404', 'kernel-405'].map((id) => CELLS.find((c) => c.id === id)!);
-  const server = await startServer('notfound-pair', debugOff(tmp.file, 'kpair'), fork);
-  const result: PairResult = { rps: [], cpu: [] };
-  try {
-    await expectStatus(server, `${c404.path}0`, 404);
-    let n = 0;
-    const run1 = (cell: Cell, duration: number, warmup: boolean): Promise<LoadResult> =>
-      loadCell(server, cell, () => `${cell.path}${++n}`, { connections: o.connections, duration, warmup });
-    if (o.warmup > 0) for (const cell of [c404, c405]) await run1(cell, o.warmup, true);
-    for (let i = 0; i < o.slices; i++) {
-      const order = i % 2 === 0 ? [c404, c405] : [c405, c404];
-      const got = new Map<string, LoadResult>();
-      for (const cell of order) got.set(cell.id, await run1(cell, o.slice, false));
-      const a = got.get(c404.id)!;
-      const b = got.get(c405.id)!;
-      result.rps.push(b.rps / a.rps);
-      result.cpu.push(a.cpuMicrosPerRequest / b.cpuMicrosPerRequest);
-      const shown = (r: LoadResult): string => `${Math.round(r.rps).toLocaleString('en-US').padStart(7)} req/s `
-        + `${r.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs/req`;
-      const first = order.map((c) => c.status).join(' then ');
-      console.log(`  pair ${String(i + 1).padStart(2)} (${first})  404 ${shown(a)}   405 ${shown(b)}   405/404 ${(b.rps / a.rps).toFixed(2)}`);
+  const result: PairResult = { rps: [], cpu: [], perServer: [] };
+  for (let s = 0; s < o.servers; s++) {
+    const server = await startServer(`notfound-pair-s${s + 1}`, debugOff(tmp.file, `kpair${s + 1}`), fork);
+    const mine: number[] = [];
+    try {
+      await expectStatus(server, `${c404.path}0`, 404);
+      let n = 0;
+      const run1 = (cell: Cell, duration: number, warmup: boolean): Promise<LoadResult> =>
+        loadCell(server, cell, () => `${cell.path}${++n}`, { connections: o.connections, duration, warmup });
+      if (o.warmup > 0) for (const cell of [c404, c405]) await run1(cell, o.warmup, true);
+      for (let i = 0; i < o.slices; i++) {
+        const order = i % 2 === 0 ? [c404, c405] : [c405, c404];
+        const got = new Map<string, LoadResult>();
+        for (const cell of order) got.set(cell.id, await run1(cell, o.slice, false));
+        const a = got.get(c404.id)!;
+        const b = got.get(c405.id)!;
+        mine.push(b.rps / a.rps);
+        result.cpu.push(a.cpuMicrosPerRequest / b.cpuMicrosPerRequest);
+        const shown = (r: LoadResult): string => `${Math.round(r.rps).toLocaleString('en-US').padStart(7)} req/s `
+          + `${r.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs/req`;
+        const first = order.map((c) => c.status).join(' then ');
+        console.log(`  server ${s + 1} pair ${String(i + 1).padStart(2)} (${first})  404 ${shown(a)}   `
+          + `405 ${shown(b)}   405/404 ${(b.rps / a.rps).toFixed(2)}`);
+      }
+    } finally {
+      await server.stop();
     }
-  } finally {
-    await server.stop();
+    result.rps.push(...mine);
+    result.perServer.push(medianOf(mine));
   }
   return result;
 }
@@ -163,8 +176,9 @@ async function run(args: readonly string[]): Promise<void> {
   const warmup = Number(option(args, 'warmup') ?? 1.5);
   const rounds = Number(option(args, 'rounds') ?? 5);
   const only = option(args, 'cells')?.split(',');
-  const slices = Number(option(args, 'slices') ?? 10);
-  const slice = Number(option(args, 'slice') ?? 2);
+  const pairServers = Number(option(args, 'pair-servers') ?? 3);
+  const slices = Number(option(args, 'slices') ?? 8);
+  const slice = Number(option(args, 'slice') ?? 1);
   const cells = only === undefined ? CELLS : CELLS.filter((c) => only.includes(c.id));
   const fork = forkOptionsFrom(args, 'notfound');
   const tmp = tempFolder('notfound');
@@ -193,9 +207,11 @@ async function run(args: readonly string[]): Promise<void> {
         }
       }
     }
-    if (cells.some((c) => c.id === 'kernel-404') && cells.some((c) => c.id === 'kernel-405') && slices > 0) {
-      console.log(`\nkernel 404 and 405 on one server: ${slices} pairs of ${slice} s slices, in ABBA order`);
-      pair = await alternatingPair(fork, tmp, { connections, warmup, slices, slice });
+    if (cells.some((c) => c.id === 'kernel-404') && cells.some((c) => c.id === 'kernel-405') && slices > 0 && pairServers > 0) {
+      console.log(`\nkernel 404 and 405 on the same servers: ${pairServers} server(s) one after the other, `
+        + `each ${slices} pairs of ${slice} s slices in ABBA order after ${warmup} s of warm-up each`);
+      pair = await alternatingPairs(fork, tmp, { connections, warmup, servers: pairServers, slices, slice });
+      console.log(`  per server, median 405/404: ${pair.perServer.map((r) => r.toFixed(2)).join(', ')}`);
     }
   } finally {
     tmp.cleanup();
@@ -210,14 +226,14 @@ async function run(args: readonly string[]): Promise<void> {
     cells.map((c) => [c.label, Math.round(med(c.id, (r) => r.rps)).toLocaleString('en-US'), String(med(c.id, (r) => r.p99)), med(c.id, (r) => r.cpuMicrosPerRequest).toFixed(0)]),
   );
 
-  console.log('\ntargets (verdict on the median of paired req/s ratios: per round, the cells of a round running back to back; or per pair of slices on one server):');
+  console.log('\ntargets (verdict on the median of paired req/s ratios: per round, the cells of a round running back to back; or per pair of slices on the same server):');
   for (const t of TARGETS) {
     const separate = pairedRatios(of(t.num, (r) => r.rps), of(t.den, (r) => r.rps));
     const separateCpu = pairedRatios(of(t.den, (r) => r.cpuMicrosPerRequest), of(t.num, (r) => r.cpuMicrosPerRequest));
     const paired = t.pair === true ? ratioSpread(pair?.rps ?? []) : separate;
     const byCpu = t.pair === true ? ratioSpread(pair?.cpu ?? []) : separateCpu;
     if (t.pair === true && pair === undefined && Number.isFinite(separate.median)) {
-      console.log(`  [----] ${t.name}: not measured (it needs both cells and --slices above 0)`);
+      console.log(`  [----] ${t.name}: not measured (it needs both cells, --slices and --pair-servers above 0)`);
     } else if (Number.isFinite(paired.median)) {
       const verdict = paired.median >= t.min ? 'PASS' : 'MISS';
       const spread = `${t.pair === true ? 'pairs' : 'rounds'} ${paired.min.toFixed(2)}–${paired.max.toFixed(2)}`;
