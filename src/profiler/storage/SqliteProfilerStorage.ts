@@ -24,9 +24,10 @@ export interface SqliteProfilerStorageOptions extends ProfilerStorageOptions {
   /** An open database (see `openSqlite`) shared with other modules; the store does not close it. */
   database?: SqliteDatabase;
   /**
-   * Make each response wait for its profile's commit (up to 4 ms), so that every process on the
-   * file (several instances) reads it as soon as the response is complete. `false` lets the
-   * response end at once: this process reads the queued profile at once, the others within 4 ms.
+   * Make each response wait for its profile's commit (at the end of the event loop's turn that
+   * wrote it), so that every process on the file (several instances) reads it as soon as the
+   * response is complete. `false` lets the response end at once: this process reads the queued
+   * profile at once, the others once that turn's batch is committed.
    * Measured at 50 concurrent connections (`npm run bench -- notfound`), waiting is the cheaper:
    * the responses of a batch leave together, and the server's socket work is batched with them.
    * @default true
@@ -88,13 +89,6 @@ const RECOUNT = `INSERT OR REPLACE INTO ${TOTALS} (id, n, bytes) `
   + `SELECT 1, COUNT(*), COALESCE(SUM(size_bytes), 0) FROM ${TABLE}`;
 
 const NEWEST_FIRST = 'ORDER BY time DESC, token DESC';
-
-/**
- * How long queued writes wait for company before their transaction (ms): a busy server commits
- * (and checks its caps) once per few milliseconds instead of once per request. Each response
- * waits for its own profile unless `awaitCommit: false`.
- */
-const FLUSH_DELAY_MS = 4;
 
 interface SummaryRow {
   token: string;
@@ -292,15 +286,19 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
   /**
    * A queued profile is read, found and `has` at once: `read` of a queued token, `find`, `purge`
    * and `close` commit the queue first, `has` looks in it. Other processes on the same file see it
-   * once committed, a few milliseconds later. True only with `awaitCommit: false`.
+   * once committed, at the end of the event loop's turn. True only with `awaitCommit: false`.
    */
   readonly writesVisibleAtOnce: boolean;
 
   /**
-   * Queues the profile and resolves once it is committed: the writes of a few milliseconds
-   * (`FLUSH_DELAY_MS`) share one transaction, so a burst of requests pays for one commit and one
-   * eviction check. The profile is queued (so visible, see `writesVisibleAtOnce`) when `write`
-   * returns.
+   * Queues the profile and resolves once it is committed. The queue is committed once the event
+   * loop has run the callbacks of the I/O it polled (`setImmediate`, Node's check phase), so the
+   * profiles of the requests a busy server handled in one turn share one transaction and one
+   * eviction check. Until 2026-11-26 the queue waited 4 ms for company instead: under load the
+   * server then sat idle, every connection's response waiting for the timer, and a debug-on 404
+   * answered 13–20% fewer requests per second (docs/benchmarks/not-found.md, "The profile store
+   * commits at the end of the loop's turn"). The profile is queued (so visible, see
+   * `writesVisibleAtOnce`) when `write` returns.
    */
   async write(profile: Profile): Promise<void> {
     const { json, bytes } = encodeProfile(profile, this.retention, this.reference);
@@ -326,7 +324,7 @@ export class SqliteProfilerStorage implements ClosableProfilerStorage {
       }
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+        setImmediate(() => this.flush());
       }
     });
   }

@@ -77,6 +77,21 @@ describe('new SqliteProfilerStorage({ sqlitePath })', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('commits at the end of the event loop\'s turn: a lone write resolves before any timer set with it', async () => {
+    // the queue used to wait 4 ms for company, holding every response of a quiet server back
+    const store = new SqliteProfilerStorage({ sqlitePath: freshFile(), now });
+    await store.write(makeProfile('aaaaaa', 0)); // the file's first commit, out of the way
+    // from the timers phase, so that this turn's check phase (setImmediate) comes before the next
+    // turn's timers, however long the commit or the machine takes
+    await new Promise((resolve) => { setTimeout(resolve, 0); });
+    const first = await Promise.race([
+      store.write(makeProfile('bbbbbb', 1)).then(() => 'committed'),
+      new Promise((resolve) => { setTimeout(() => resolve('timer'), 1); }),
+    ]);
+    expect(first).toBe('committed');
+    await store.close();
+  });
+
   it('enforces the caps on a file written before the totals table existed (recounted at open)', async () => {
     const file = freshFile();
     const old = new SqliteProfilerStorage({ sqlitePath: file, now });
