@@ -244,7 +244,8 @@ export const kernelOptionsSchema = optionsObject({
     fail(['secret'], 'a session needs the application secret',
       'set `secret` (at least 32 characters), e.g. from APP_SECRET.');
   }
-  const login = o.session === undefined && o.layers?.session === undefined ? interactiveLogin(o.security) : undefined;
+  const pluggedSession = [o.layers?.session ?? []].flat().length > 0;
+  const login = o.session === undefined && !pluggedSession ? interactiveLogin(o.security) : undefined;
   if (login !== undefined) {
     fail(['security', 'firewalls', login.index, 'authenticators'],
       `firewall "${login.name}" has an interactive login (${login.authenticator}), `

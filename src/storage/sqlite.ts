@@ -73,10 +73,15 @@ export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase 
     if (file !== ':memory:') makeFolder(path.dirname(path.resolve(file)));
     // busy_timeout: a statement waits this long for another connection's lock
     const db = new open(file, { timeout: BUSY_TIMEOUT_MS });
-    whenUnlocked(() => db.pragma('journal_mode = WAL'), BUSY_TIMEOUT_MS);
-    // WAL with synchronous=NORMAL: a commit is not fsynced (the WAL is, at checkpoints). The
-    // database stays consistent after a crash; a power loss may lose the last commits.
-    db.pragma('synchronous = NORMAL');
+    try {
+      whenUnlocked(() => db.pragma('journal_mode = WAL'), BUSY_TIMEOUT_MS);
+      // WAL with synchronous=NORMAL: a commit is not fsynced (the WAL is, at checkpoints). The
+      // database stays consistent after a crash; a power loss may lose the last commits.
+      db.pragma('synchronous = NORMAL');
+    } catch (e) {
+      db.close(); // not left open (and locking the file) behind the start-up error
+      throw e;
+    }
     return db;
   } catch (e) {
     throw new Error(`Invalid option "${option}": cannot open SQLite database "${file}": ${(e as Error).message}`);

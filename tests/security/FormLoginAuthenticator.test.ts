@@ -223,6 +223,7 @@ describe('new FormLoginAuthenticator(options)', () => {
     // a session of the kernel's, or one plugged in, and it starts
     expect(start({ security: security(), session: { store: 'sqlite', sqlitePath: ':memory:' } })).toBeDefined();
     expect(start({ security: security(), layers: { session: (_req, _res, next) => next() } })).toBeDefined();
+    expect(() => start({ security: security(), layers: { session: [] } })).toThrow(/has no session layer/);
     // HTTP Basic alone needs no session
     expect(start({ security: { firewalls: [security().firewalls[0]] } })).toBeDefined();
   });
