@@ -79,7 +79,7 @@ export function openSqlite(file: string, option = 'sqlitePath'): SqliteDatabase 
       // database stays consistent after a crash; a power loss may lose the last commits.
       db.pragma('synchronous = NORMAL');
     } catch (e) {
-      db.close(); // not left open (and locking the file) behind the start-up error
+      db.close(); // not left open behind the start-up error
       throw e;
     }
     return db;
