@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   ERR_HTTP_INVALID_HOST: { status: 400, template: 'Invalid Host "%s".' },
   ERR_HTTP_INVALID_FORWARDED_HEADER: { status: 400, template: 'Invalid %s header "%s".' },
   ERR_HTTP_UNTRUSTED_HOST: { status: 400, template: 'Untrusted Host "%s".' },
+  ERR_HTTP_JSON_TOO_DEEP: {
+    status: 400,
+    template: 'Malformed JSON body: nested deeper than the limit of %s arrays and objects.',
+  },
   ERR_HTTP_UNAUTHORIZED: { status: 401, template: 'Full authentication is required to access this resource.' },
   ERR_HTTP_FORBIDDEN: { status: 403, template: 'Access Denied.' },
   ERR_HTTP_PAYLOAD_TOO_LARGE: { status: 413, template: 'Unreadable request body: %s' },

@@ -10,6 +10,7 @@ declare module '../errors/KernelError' {
     ERR_HTTP_INVALID_HOST: BadRequestHttpError;
     ERR_HTTP_INVALID_FORWARDED_HEADER: BadRequestHttpError;
     ERR_HTTP_UNTRUSTED_HOST: BadRequestHttpError;
+    ERR_HTTP_JSON_TOO_DEEP: BadRequestHttpError;
     ERR_HTTP_UNAUTHORIZED: HttpError;
     ERR_HTTP_FORBIDDEN: AccessDeniedHttpError;
     ERR_HTTP_PAYLOAD_TOO_LARGE: HttpError;
@@ -126,7 +127,7 @@ export class MethodNotAllowedHttpError extends HttpError {
 
 /** The registry's 400 codes of the HTTP layer. */
 type BadRequestCode = 'ERR_HTTP_BAD_REQUEST' | 'ERR_HTTP_INVALID_HOST' | 'ERR_HTTP_INVALID_FORWARDED_HEADER'
-  | 'ERR_HTTP_UNTRUSTED_HOST';
+  | 'ERR_HTTP_UNTRUSTED_HOST' | 'ERR_HTTP_JSON_TOO_DEEP';
 
 /** 400 (Symfony `BadRequestHttpException`), e.g. `Invalid Host "bad_host!".` */
 export class BadRequestHttpError extends HttpError {

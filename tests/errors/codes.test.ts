@@ -79,6 +79,9 @@ const EXAMPLES: Record<ErrorCode, () => unknown> = {
   ERR_HTTP_UNTRUSTED_HOST: () => new api.BadRequestHttpError(
     formatMessage('ERR_HTTP_UNTRUSTED_HOST', 'evil.com'), {}, 'ERR_HTTP_UNTRUSTED_HOST',
   ),
+  ERR_HTTP_JSON_TOO_DEEP: () => new api.BadRequestHttpError(
+    formatMessage('ERR_HTTP_JSON_TOO_DEEP', 512), {}, 'ERR_HTTP_JSON_TOO_DEEP',
+  ),
   ERR_HTTP_UNAUTHORIZED: () => new api.HttpError('ERR_HTTP_UNAUTHORIZED', formatMessage('ERR_HTTP_UNAUTHORIZED')),
   ERR_HTTP_FORBIDDEN: () => new api.AccessDeniedHttpError(),
   ERR_HTTP_PAYLOAD_TOO_LARGE: () => new api.HttpError(

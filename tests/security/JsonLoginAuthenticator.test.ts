@@ -85,6 +85,9 @@ describe('JsonLoginAuthenticator', () => {
       [JSON.stringify({ password: 'admin' }), /^The key "username" must be provided\.$/],
       [JSON.stringify({ username: 1, password: 'admin' }), /^The key "username" must be a string\.$/],
       [JSON.stringify({ username: 'admin' }), /^The key "password" must be provided\.$/],
+      // the right credentials, with 512 more levels of arrays: every JSON body has the depth limit
+      [`{"username":"admin","password":"admin","x":${'['.repeat(512)}${']'.repeat(512)}}`,
+        /^Malformed JSON body: nested deeper than the limit of 512 arrays and objects\.$/],
     ])('the body %s is a 400', async (body, message) => {
       const res = await request(kernel).post('/api/login').set('Content-Type', 'application/json').set('Accept', 'application/json').send(body);
       expect(res.status).toBe(400);

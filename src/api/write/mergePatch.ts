@@ -2,7 +2,8 @@
  * JSON Merge Patch (RFC 7386 §2): an object patch merges member by member, `null` removes a
  * member, anything else (an array, a string, a number) replaces the target. Results are built
  * with own data properties, so a member named `__proto__` is an ordinary member, never a
- * prototype change.
+ * prototype change. It recurses once per level of the patch's objects: request bodies reach it
+ * no deeper than the JSON body reader's limit (`JSON_MAX_DEPTH`, 512 levels).
  * @param target - the current document (not modified)
  * @param patch - the patch, as parsed JSON
  * @returns the patched document (a new object where the patch is an object)

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
 import { optionsObject } from '../../config/optionSchemas';
 import { parseOptions } from '../../config/parseOptions';
+import { wholeNumber } from '../../config/optionSchemas';
 
 const LIMIT = 'expected a number of bytes or a size such as "100kb" or "1mb"';
 
@@ -12,10 +13,23 @@ const LIMIT = 'expected a number of bytes or a size such as "100kb" or "1mb"';
 export const jsonBodyReaderOptionsSchema = optionsObject({
   /** Largest body accepted, in bytes or as `'100kb'`; larger is a 413. @default '100kb' */
   limit: z.union([z.number(), z.string()], { error: LIMIT }).optional(),
+  /**
+   * Deepest nesting of arrays and objects accepted (`{}` is 1, `{"a":[]}` 2); deeper is a 400
+   * `ERR_HTTP_JSON_TOO_DEEP`. @default 512 ({@link JSON_MAX_DEPTH})
+   */
+  maxDepth: wholeNumber(1, 100_000, 'levels').optional(),
 });
 
 /** Options of {@link createJsonBodyReader}. */
 export type JsonBodyReaderOptions = z.input<typeof jsonBodyReaderOptionsSchema>;
+
+/**
+ * The deepest nesting of arrays and objects a JSON body may have by default: 512, PHP's
+ * `json_decode` default depth, which Symfony's `JsonDecode` (and so API Platform) uses. Code that
+ * walks a body recursively (a merge patch, `JSON.stringify` for a profile) overflows the stack
+ * at a few thousand levels, which fit in a 100 KB body (`[` is 1 byte a level).
+ */
+export const JSON_MAX_DEPTH = 512;
 
 /** The media types read as JSON: `application/json` and `application/*+json` (e.g. `ld+json`, `merge-patch+json`). */
 export const JSON_TYPES: readonly string[] = ['application/json', 'application/*+json'];
@@ -24,7 +38,8 @@ export const JSON_TYPES: readonly string[] = ['application/json', 'application/*
  * Reads a JSON request body into `req.body`, at most once per request.
  * @returns a promise that settles when the body is read, or at once when there is none or it is
  *   not JSON (then `req.body` stays undefined)
- * @throws BadRequestHttpError (400) `Malformed JSON body: <reason>`
+ * @throws BadRequestHttpError (400) `Malformed JSON body: <reason>`, or
+ *   `ERR_HTTP_JSON_TOO_DEEP` for arrays and objects nested deeper than the limit
  * @throws HttpError with body-parser's status for other unreadable bodies: 413 too large, 415
  *   unsupported charset or encoding, 400 aborted
  */
@@ -93,14 +108,41 @@ export function translateBodyError(err: unknown): HttpError {
 }
 
 /**
+ * Whether a parsed JSON value nests arrays and objects deeper than `maxDepth` (a scalar is 0
+ * deep, `[]` 1, `[[]]` 2). Walks with its own stack, never recursion, so any depth is safe.
+ */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: Array<{ value: object; depth: number }> = [];
+  if (typeof value === 'object' && value !== null) stack.push({ value, depth: 1 });
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    if (top.depth > maxDepth) return true;
+    const children: unknown[] = Array.isArray(top.value) ? top.value : Object.values(top.value);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: top.depth + 1 });
+    }
+  }
+  return false;
+}
+
+/**
  * Builds a {@link JsonBodyReader} around `express.json()` (strict: the body must be an object or
  * an array), turning body-parser's errors into HTTP errors with clear messages, never a 500. A
- * `Content-Length` over the limit is a 413 with `Connection: close` at once, the body unread.
- * @throws KernelConfigError for an unknown option or a bad `limit`
+ * `Content-Length` over the limit is a 413 with `Connection: close` at once, the body unread. A
+ * body nested deeper than `maxDepth` is a 400 `ERR_HTTP_JSON_TOO_DEEP` (and `req.body` is left
+ * undefined), so no later step walks it.
+ * @throws KernelConfigError for an unknown option, a bad `limit` or `maxDepth`
  */
 export function createJsonBodyReader(options: JsonBodyReaderOptions = {}): JsonBodyReader {
-  const limit = parseByteLimit(parseOptions(jsonBodyReaderOptionsSchema, options, '').limit ?? '100kb');
-  return bodyReader(express.json({ limit, type: [...JSON_TYPES], strict: true }), limit, isJsonRequest);
+  const o = parseOptions(jsonBodyReaderOptionsSchema, options, '');
+  const limit = parseByteLimit(o.limit ?? '100kb');
+  const maxDepth = o.maxDepth ?? JSON_MAX_DEPTH;
+  const read = bodyReader(express.json({ limit, type: [...JSON_TYPES], strict: true }), limit, isJsonRequest);
+  return async (req, res) => {
+    await read(req, res);
+    if (!nestedDeeperThan(req.body, maxDepth)) return;
+    req.body = undefined;
+    throw new BadRequestHttpError(formatMessage('ERR_HTTP_JSON_TOO_DEEP', maxDepth), {}, 'ERR_HTTP_JSON_TOO_DEEP');
+  };
 }
 
 /**
