@@ -279,29 +279,43 @@ export class ResourceEndpoint {
       if (attempt >= WRITE_ATTEMPTS) {
         throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
       }
-      // Another client wrote first: redo the change on its version (PATCH merges again, and its
-      // post-denormalization rule sees the new stored object), never overwrite it blindly.
+      // Another client wrote first: redo the change on its version (PUT and PATCH rebuild the
+      // object from the body, and the checks see the new stored object), never overwrite it blindly.
       item = outcome.current;
       version = item.version;
-      if (operation.kind === 'Patch') {
-        const previous = this.representation(item, base, true);
-        object = mergePatch(previous, req.body) as Record<string, unknown>;
-        await this.recheck(req, operation, object, previous);
-      }
+      object = await this.recheck(req, operation, item, base);
     }
   }
 
+  /**
+   * Before a retry on the version another client stored: the operation's checks again, as on the
+   * first attempt (API Platform's read → security → deserialize → securityPostDenormalize), so a
+   * change that the new version no longer allows is refused. `security` sees the new version as
+   * `object`; for PUT and PATCH the new object is rebuilt from the body ({@link denormalize}) and
+   * `securityPostDenormalize` sees it, with the new version as `previousObject`.
+   * @returns the object to write (PUT, PATCH; an empty object for DELETE)
+   * @throws AccessDeniedHttpError (403, the operation's message) when a check now denies
+   */
   private async recheck(
-    req: Request, operation: ResolvedOperation, object: object, previousObject: object,
-  ): Promise<void> {
-    const rule = operation.securityPostDenormalize;
-    if (rule === undefined) return;
-    if (!(await granted(rule, { ...baseContext(req), object, previousObject }))) {
+    req: Request, operation: ResolvedOperation, item: StoredItem, base: RequestBase,
+  ): Promise<Record<string, unknown>> {
+    const stored = this.representation(item, base, true);
+    const { security, securityPostDenormalize } = operation;
+    if (security !== undefined && !(await granted(security, { ...baseContext(req), object: { ...stored } }))) {
+      throw new AccessDeniedHttpError(operation.securityMessage);
+    }
+    if (operation.kind === 'Delete') return {};
+    const object = this.denormalize(req, { ...stored }) as Record<string, unknown>;
+    const previousObject = { ...stored };
+    if (securityPostDenormalize !== undefined
+      && !(await granted(securityPostDenormalize, { ...baseContext(req), object, previousObject }))) {
       throw new AccessDeniedHttpError(operation.securityPostDenormalizeMessage);
     }
+    return object;
   }
 
   private async delete(req: Request, res: Response): Promise<void> {
+    const operation = req.api!.operation!;
     let item = req.api!.item!;
     const { strict } = this.expectedVersion(req, item);
     for (let attempt = 1; ; attempt++) {
@@ -322,6 +336,7 @@ export class ResourceEndpoint {
         throw new ConflictError('Conflict: the item kept changing while it was deleted; try again.');
       }
       item = outcome.current;
+      await this.recheck(req, operation, item, requestBase(req));
     }
   }
 }
