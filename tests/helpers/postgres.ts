@@ -24,6 +24,15 @@ export interface TestPostgres {
    * it, open connections included; SIGCONT resumes it.
    */
   signal(signal: NodeJS.Signals): void;
+  /**
+   * Stops the server and keeps its data, as `pg_ctl stop -m <mode>` does: `fast` (SIGINT:
+   * connections are ended with 57P01, then a checkpoint), `immediate` (SIGQUIT: the backends quit
+   * at once, a crash recovery at the next start) or `kill` (SIGKILL to the server and its backends).
+   * Resolves once the server process has exited.
+   */
+  halt(mode: 'fast' | 'immediate' | 'kill'): Promise<void>;
+  /** Starts the halted server again on the same port and data; resolves once it answers. */
+  start(): Promise<void>;
   /** Stops the server (fast shutdown) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -38,6 +47,15 @@ function serverUser(): { uid: number; gid: number } | undefined {
   }
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** Whether a process is running (not gone, not a zombie waiting for its parent). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Runs a SQL statement as the superuser through `psql`-free means: the `pg` client. */
@@ -66,9 +84,12 @@ async function waitReady(url: string, child: ChildProcess, log: () => string, ti
 
 /**
  * Creates and starts a PostgreSQL cluster (UTF-8, locale C.UTF-8; fsync off: a test server).
+ * @param options - `crashSafe`: keep `synchronous_commit` on, so a commit PostgreSQL acknowledged
+ *   survives an immediate stop or a kill (with it off, the last commits are still in the server's
+ *   WAL buffers, not yet handed to the OS); fsync stays off (the OS keeps what it was given).
  * @throws Error when PostgreSQL is not installed or does not start within 20 s
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: { crashSafe?: boolean } = {}): Promise<TestPostgres> {
   const initdb = programPath('postgresql');
   if (initdb === undefined) throw new Error(missingMessage('postgresql'));
   const bin = path.dirname(initdb);
@@ -83,19 +104,41 @@ export async function startPostgres(): Promise<TestPostgres> {
   execFileSync(path.join(bin, 'initdb'), initArgs, { ...asUser, env, stdio: 'pipe', cwd: dir });
   const port = await freePort();
   let output = '';
-  const child = spawn(path.join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=60',
-  ], { ...asUser, env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const keep = (chunk: Buffer): void => { output = (output + chunk.toString()).slice(-4000); };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  let child: ChildProcess;
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const remove = (): void => fs.rmSync(dir, { recursive: true, force: true });
+  const launch = async (): Promise<void> => {
+    const server = spawn(path.join(bin, 'postgres'), [
+      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off', '-c', `synchronous_commit=${options.crashSafe === true ? 'on' : 'off'}`,
+      '-c', 'full_page_writes=off', '-c', 'max_connections=60',
+    ], { ...asUser, env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = server;
+    const keep = (chunk: Buffer): void => { output = (output + chunk.toString()).slice(-4000); };
+    server.stdout?.on('data', keep);
+    server.stderr?.on('data', keep);
+    try {
+      await waitReady(url, server, () => output, 20_000);
+    } catch (e) {
+      server.kill('SIGKILL');
+      throw e;
+    }
+  };
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+  const exited = (): Promise<void> => new Promise<void>((resolve) => {
+    if (!running()) resolve();
+    else child.once('exit', () => resolve());
+  });
+  /** The server's backends (one process per connection), read before they go. */
+  const backends = (): number[] => {
+    const pid = child.pid;
+    if (pid === undefined || !running()) return [];
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+  };
   try {
-    await waitReady(url, child, () => output, 20_000);
+    await launch();
   } catch (e) {
-    child.kill('SIGKILL');
     remove();
     throw e;
   }
@@ -110,14 +153,31 @@ export async function startPostgres(): Promise<TestPostgres> {
     signal(signal) {
       const pid = child.pid;
       if (pid === undefined) return;
-      const backends = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-        .split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
-      for (const p of [pid, ...backends]) process.kill(p, signal);
+      for (const p of [pid, ...backends()]) process.kill(p, signal);
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
+    async halt(mode) {
+      if (!running()) return;
+      const done = exited();
+      if (mode !== 'kill') {
         child.kill('SIGCONT');
-        await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGINT'); });
+        child.kill(mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
+        await done;
+        return;
+      }
+      const orphans = backends();
+      child.kill('SIGKILL');
+      for (const p of orphans) process.kill(p, 'SIGKILL');
+      await done;
+      // a backend still alive holds the shared memory, and the next start would refuse it
+      while (orphans.some(alive)) await new Promise((r) => setTimeout(r, 20));
+    },
+    start: launch,
+    async stop() {
+      if (running()) {
+        child.kill('SIGCONT');
+        const done = exited();
+        child.kill('SIGINT');
+        await done;
       }
       remove();
     },

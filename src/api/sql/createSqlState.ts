@@ -80,7 +80,13 @@ function postgresDialect(url: string, options: CreateSqlStateOptions, timeoutMs:
     connectionTimeoutMillis: timeoutMs,
     ...(timeoutMs > 0 ? { statement_timeout: timeoutMs } : {}),
   });
-  // an idle client whose server went away: the next call reconnects or fails with a 503
+  // A client whose server went away (a restart: 57P01; a crash; a reset socket) emits 'error'.
+  // The pool listens only while the client is idle; lent out (a store call between two
+  // statements, a transaction), nobody did, and an 'error' without a listener ended the process.
+  // Every client gets a listener for its life: the call using it fails with the lost
+  // connection's error (a 503, see isStoreOutage), and the pool drops the client when it comes
+  // back unqueryable, so the next call opens a new connection.
+  pool.on('connect', (client) => { client.on('error', () => undefined); });
   pool.on('error', () => undefined);
   return new PostgresDialect({ pool });
 }
