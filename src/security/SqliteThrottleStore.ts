@@ -60,9 +60,12 @@ export class SqliteThrottleStore implements ThrottleStore {
 
   async hit(key: string, windowSeconds: number): Promise<ThrottleHit> {
     const now = this.now();
-    const row = sqliteCall('Login throttling', () => {
+    const [row] = sqliteCall('Login throttling', () => {
       if (++this.hits % 1000 === 0) this.prune.run(now);
-      return this.upsert.get({ key, now, expiresAt: now + windowSeconds * 1000 });
+      // `all`, not `get`: `get` returns the first row and resets the statement, and the autocommit's
+      // error (the WAL that cannot be written: SQLITE_IOERR_WRITE, SQLITE_FULL) is lost in the
+      // reset, so a hit that was never stored looked counted; `all` steps to the end, commit included
+      return this.upsert.all({ key, now, expiresAt: now + windowSeconds * 1000 });
     });
     if (row === undefined) throw new Error('SQLite upsert returned no row');
     return { count: row.count, retryAfterSeconds: Math.max(0, row.expires_at - now) / 1000 };

@@ -73,7 +73,7 @@ class LoggedDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly flavour: SqlFlavour,
-    private readonly closeInner: boolean,
+    private readonly options: LoggedDialectOptions,
   ) {}
 
   init(): Promise<void> { return this.inner.init(); }
@@ -94,8 +94,13 @@ class LoggedDriver implements Driver {
     return this.inner.commitTransaction(connection);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM:
+    // sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"), a failed COMMIT
+    // among them; a ROLLBACK then fails with "cannot rollback - no transaction is active", and
+    // Kysely throws that instead of the error that ended the transaction (a 500, the reason lost)
+    if (this.options.inTransaction?.() === false) return;
+    await this.inner.rollbackTransaction(connection);
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -103,8 +108,23 @@ class LoggedDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    if (this.closeInner) await this.inner.destroy();
+    if (this.options.closeInner ?? true) await this.inner.destroy();
   }
+}
+
+/** Options of {@link LoggedDialect}. */
+export interface LoggedDialectOptions {
+  /**
+   * Whether `db.destroy()` closes the database (false for a connection the application opened
+   * and still uses). @default true
+   */
+  readonly closeInner?: boolean;
+  /**
+   * SQLite: whether the connection is inside a transaction now (better-sqlite3's
+   * `inTransaction`); when SQLite already rolled it back, Kysely's rollback is skipped, so the
+   * error that ended it is the one thrown. @default unknown: the rollback is always sent
+   */
+  readonly inTransaction?: () => boolean;
 }
 
 /**
@@ -116,13 +136,14 @@ export class LoggedDialect implements Dialect {
   /**
    * @param inner - Kysely's `SqliteDialect` or `PostgresDialect`
    * @param flavour - which one it is
-   * @param closeInner - whether `db.destroy()` closes the database (false for a connection the
-   *   application opened and still uses)
+   * @param options - see {@link LoggedDialectOptions}
    */
-  constructor(private readonly inner: Dialect, readonly flavour: SqlFlavour, private readonly closeInner = true) {}
+  constructor(
+    private readonly inner: Dialect, readonly flavour: SqlFlavour, private readonly options: LoggedDialectOptions = {},
+  ) {}
 
   createDriver(): Driver {
-    return new LoggedDriver(this.inner.createDriver(), this.flavour, this.closeInner);
+    return new LoggedDriver(this.inner.createDriver(), this.flavour, this.options);
   }
 
   createQueryCompiler(): QueryCompiler {

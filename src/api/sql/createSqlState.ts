@@ -95,14 +95,15 @@ function postgresDialect(url: string, options: CreateSqlStateOptions, timeoutMs:
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * The SQLite dialect on its own connection (WAL, `busy_timeout`, foreign keys on, `ek_lower`).
+ * The SQLite dialect on its own connection (WAL, `busy_timeout`, foreign keys on, `ek_lower`),
+ * logged (see `LoggedDialect`, which it tells whether a transaction is still open).
  * Kysely's driver prepares every statement it runs (better-sqlite3's `prepare`, ~15 µs); the
  * connection handed to it keeps each SQL text's statement instead (at most
  * {@link STATEMENT_CACHE_SIZE}, the least recently used dropped first): statements are
  * parameterised, so the texts are few, and the driver runs one at a time to completion
  * (`all`/`run`), so one statement is never busy twice.
  */
-function sqliteDialect(file: string, option: string): SqliteDialect {
+function sqliteDialect(file: string, option: string): LoggedDialect {
   const database = openSqlite(file, option);
   database.pragma('foreign_keys = ON');
   database.function(SQLITE_LOWER, { deterministic: true },
@@ -114,12 +115,13 @@ function sqliteDialect(file: string, option: string): SqliteDialect {
     statements.set(text, statement);
     return statement;
   };
-  return new SqliteDialect({
+  const dialect = new SqliteDialect({
     database: {
       prepare: (text: string) => statements.get(text) ?? prepare(text),
       close: () => { statements.clear(); database.close(); },
     },
   });
+  return new LoggedDialect(dialect, 'sqlite', { inTransaction: () => database.inTransaction });
 }
 
 /**
@@ -154,7 +156,7 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
     }
     dialect = new LoggedDialect(postgresDialect(options.url, options, timeoutMs), 'postgres');
   } else {
-    dialect = new LoggedDialect(sqliteDialect(options.sqlitePath ?? ':memory:', pathOption), 'sqlite');
+    dialect = sqliteDialect(options.sqlitePath ?? ':memory:', pathOption);
   }
   const db: SqlDatabase = new Kysely({ dialect });
   const folding = dialect.flavour === 'sqlite'
