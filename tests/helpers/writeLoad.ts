@@ -37,14 +37,16 @@ export interface WriteLoad {
 }
 
 /** One POST /api/books with `{ title }`, its status and body; rejects when the request fails. */
-function post(agent: http.Agent, port: number, title: string): Promise<{ status: number; body: string }> {
+function post(
+  agent: http.Agent, port: number, title: string, auth: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify({ title });
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1', port, path: '/api/books', method: 'POST', agent,
       headers: {
         'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload),
-        Accept: 'application/json', Authorization: USER_BASIC,
+        Accept: 'application/json', ...auth,
       },
     }, (res) => {
       let body = '';
@@ -62,9 +64,15 @@ function post(agent: http.Agent, port: number, title: string): Promise<{ status:
  * Starts `concurrency` loops, each POSTing a book and then the next, until {@link WriteLoad.stop}.
  * Titles are `<prefix>-<n>`, unique for the load.
  * @param port - the demo server's port on 127.0.0.1
- * @param options - `concurrency` (default 8) and the titles' `prefix` (default `w`)
+ * @param options - `concurrency` (default 8), the titles' `prefix` (default `w`), and how the
+ *   requests authenticate: a `cookie` (a session of `user`, no password hash per request), else
+ *   {@link USER_BASIC}
  */
-export function startWriteLoad(port: number, options: { concurrency?: number; prefix?: string } = {}): WriteLoad {
+export function startWriteLoad(
+  port: number, options: { concurrency?: number; prefix?: string; cookie?: string } = {},
+): WriteLoad {
+  const auth: Record<string, string> = options.cookie !== undefined
+    ? { Cookie: options.cookie } : { Authorization: USER_BASIC };
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency ?? 8 });
   const started = performance.now();
   const results: WriteResult[] = [];
@@ -82,7 +90,7 @@ export function startWriteLoad(port: number, options: { concurrency?: number; pr
     while (!stopping) {
       const title = `${options.prefix ?? 'w'}-${n++}`;
       try {
-        const { status, body } = await post(agent, port, title);
+        const { status, body } = await post(agent, port, title, auth);
         const atMs = performance.now() - started;
         if (status === 201) record({ status, atMs, title, id: (JSON.parse(body) as { id: number }).id });
         else record({ status, atMs, title, body });
