@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
-import { compileRoute, CompiledRoute } from './RouteCompiler';
+import { compileRoute, type CompiledRoute } from './RouteCompiler';
 import { InvalidRouteError } from './errors';
+import { pregQuote } from './pcre';
 
 /**
  * A controller: an Express handler that receives the matched route's parameters on
@@ -168,17 +169,47 @@ export class Route {
   }
 
   /**
+   * True for one locale's variant of a localized route (Symfony `Route::isLocalized`): it has a
+   * string `_locale` default, a `_canonical_route` default, and the requirement `_locale` equal
+   * to the quoted locale (what `localizedRoutes` and the loader's per-locale prefixes and hosts
+   * give it). Such a route keeps its locale (see {@link Route.with}), and compiling it writes the
+   * locale into its path in place of `{_locale}` (see {@link CompiledRoute.path}).
+   */
+  isLocalized(): boolean {
+    const locale = this.defaults._locale;
+    const canonical = this.defaults._canonical_route;
+    return typeof locale === 'string' && canonical !== undefined && canonical !== null
+      && this.requirements._locale === pregQuote(locale);
+  }
+
+  /**
    * A copy of this route with some parts replaced (Symfony's setters, `setPath`, `setHost`,
    * `setDefaults`, …, on an immutable route). Defaults, requirements and options given here
    * replace the old ones whole; merge them yourself to add (`{ ...route.defaults, x }`).
+   * A localized route (see {@link Route.isLocalized}) keeps its `_locale` default and
+   * requirement when the changes give it another (Symfony's `setDefault`, `addDefaults`,
+   * `setRequirement` and `addRequirements` ignore `_locale` on such a route); changes without
+   * `_locale` remove it.
    * @param changes - the parts to replace
    * @returns a new route
    */
   with(changes: RouteChanges): Route {
+    let { defaults, requirements } = changes;
+    if ((defaults !== undefined || requirements !== undefined) && this.isLocalized()) {
+      if (defaults !== undefined && defaults._locale !== undefined && defaults._locale !== null
+        && Object.prototype.hasOwnProperty.call(defaults, '_locale')) {
+        defaults = { ...defaults, _locale: this.defaults._locale };
+      }
+      if (requirements !== undefined && Object.prototype.hasOwnProperty.call(requirements, '_locale')) {
+        requirements = { ...requirements, _locale: this.requirements._locale };
+      }
+    }
     return new Route(changes.path ?? this.path, {
       defaults: this.defaults, requirements: this.requirements, methods: this.methods, host: this.host,
       schemes: this.schemes, condition: this.condition, controller: this.controller, options: this.options,
       ...changes,
+      ...(defaults === undefined ? {} : { defaults }),
+      ...(requirements === undefined ? {} : { requirements }),
     });
   }
 

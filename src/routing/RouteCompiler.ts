@@ -30,6 +30,12 @@ export type IndexSegment =
  * expressions and what the matcher's index needs.
  */
 export interface CompiledRoute {
+  /**
+   * The path compiled: the route's, except for a localized route (see `Route.isLocalized`), whose
+   * locale is written in place of `{_locale}` (Symfony's `RouteCompiler` changes the route's path
+   * so, and drops its `_locale` requirement). @example '/fr/fourchette' for '/{_locale}/fourchette'
+   */
+  readonly path: string;
   /** Text before the first variable (Symfony `getStaticPrefix()`). */
   readonly staticPrefix: string;
   /** `^…$` over the whole path; capture group i+1 is `pathVariables[i]`. */
@@ -88,10 +94,12 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /** Symfony's test for a requirement that needs UTF-8 mode: `\X`, `\p{L}`, `\P{L}`, `\x{263A}`. */
 const UTF8_ESCAPE = /(?<!\\)\\(?:\\\\)*(?:X|[pP][{CLMNPSZ]|x\{[A-Fa-f0-9]{3})/;
 
-function compilePattern(route: Route, pattern: string, isHost: boolean): Compiled {
+function compilePattern(
+  route: Route, requirements: Readonly<Record<string, string>>, path: string, pattern: string, isHost: boolean,
+): Compiled {
   if (!route.utf8 && NON_ASCII.test(pattern)) {
-    throw new InvalidRouteError(route.path, `Cannot use UTF-8 route patterns without setting the "utf8" option for ` +
-      `route "${route.path}".`);
+    throw new InvalidRouteError(path, `Cannot use UTF-8 route patterns without setting the "utf8" option for ` +
+      `route "${path}".`);
   }
   const tokens: Token[] = [];
   const variables: string[] = [];
@@ -123,7 +131,7 @@ function compilePattern(route: Route, pattern: string, isHost: boolean): Compile
     } else if (!isSeparator && precedingText !== '') {
       tokens.push({ kind: 'text', text: precedingText });
     }
-    const requirement = route.requirements[name];
+    const requirement = Object.prototype.hasOwnProperty.call(requirements, name) ? requirements[name] : undefined;
     let regex: string;
     if (requirement === undefined) {
       const nextSeparator = findNextSeparator(pattern.slice(pos));
@@ -285,7 +293,9 @@ function byteSensitive(tokens: readonly Token[]): boolean {
 
 /**
  * Compiles a route (Symfony `RouteCompiler::compile`): tokenises path and host, builds the
- * regular expressions and finds the static prefix.
+ * regular expressions and finds the static prefix. A localized route (`Route.isLocalized`) is
+ * compiled with its locale in place of `{_locale}` in the path and without its `_locale`
+ * requirement, as Symfony's compiler changes such a route (see {@link CompiledRoute.path}).
  * @throws InvalidRouteError for a variable that starts with a digit, is longer than 32
  *   characters, appears twice, is `_fragment` in the path, or has a requirement that is not a
  *   valid regular expression; for a route without the `utf8` option whose path or host holds
@@ -293,51 +303,81 @@ function byteSensitive(tokens: readonly Token[]): boolean {
  *   LogicException messages, which name the `utf8` option
  */
 export function compileRoute(route: Route): CompiledRoute {
+  let path = route.path;
+  let requirements: Readonly<Record<string, string>> = route.requirements;
+  if (route.isLocalized()) {
+    // Symfony: the locale in place of `{_locale}`, and the requirement dropped
+    const locale = route.defaults._locale as string;
+    path = path.split('{_locale}').join(locale);
+    const { _locale: _dropped, ...rest } = route.requirements;
+    requirements = rest;
+  }
   let hostRegex: RegExp | null = null;
   let hostTokens: Token[] = [];
   let hostVariables: string[] = [];
   if (route.host !== '') {
-    const host = compilePattern(route, route.host, true);
+    // Symfony compiles the host before it localizes the path: with the `_locale` requirement
+    const host = compilePattern(route, route.requirements, route.path, route.host, true);
     hostRegex = mustCompile(`^${host.source}$`, 'si', route.host, route.utf8);
     hostTokens = host.tokens;
     hostVariables = host.variables;
   }
-  const path = compilePattern(route, route.path, false);
-  const pathVariables = path.variables;
+  const compiled = compilePattern(route, requirements, path, path, false);
+  const pathVariables = compiled.variables;
   if (pathVariables.includes('_fragment')) {
-    throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot contain "_fragment" as a path ` +
+    throw new InvalidRouteError(path, `Route pattern "${path}" cannot contain "_fragment" as a path ` +
       `parameter.`);
   }
   for (const v of pathVariables) {
     if (hostVariables.includes(v)) {
-      throw new InvalidRouteError(route.path, `Route pattern "${route.path}" cannot reference variable name "${v}" ` +
+      throw new InvalidRouteError(path, `Route pattern "${path}" cannot reference variable name "${v}" ` +
         `more than once.`);
     }
   }
-  let body = path.source;
+  let body = compiled.source;
   let hasTrailingSlash = false;
-  if (route.path !== '/') {
+  if (path !== '/') {
     hasTrailingSlash = body.endsWith('/') && !body.endsWith('\\/');
     if (hasTrailingSlash) body = body.slice(0, -1);
     body += '/?';
   }
-  const matchRegex = mustCompile(`^${body}$`, 's', route.path, route.utf8);
-  const { segments, tailFrom } = indexSegmentsOf(path.tokens, path.firstOptional, matchRegex.flags);
+  const matchRegex = mustCompile(`^${body}$`, 's', path, route.utf8);
+  const { segments, tailFrom } = indexSegmentsOf(compiled.tokens, compiled.firstOptional, matchRegex.flags);
   return {
-    staticPrefix: staticPrefixOf(route, path.tokens),
-    regex: mustCompile(`^${path.source}$`, 's', route.path, route.utf8),
+    path,
+    staticPrefix: staticPrefixOf(route, compiled.tokens),
+    regex: mustCompile(`^${compiled.source}$`, 's', path, route.utf8),
     matchRegex,
-    tokens: path.tokens,
+    tokens: compiled.tokens,
     pathVariables,
     hostRegex,
     hostTokens,
     hostVariables,
     variables: [...hostVariables, ...pathVariables],
     hasTrailingSlash,
-    hasTrailingVar: /\{[\w\u0080-\uffff]+\}\/?$/.test(route.path),
+    hasTrailingVar: /\{[\w\u0080-\uffff]+\}\/?$/.test(path),
     indexSegments: segments,
     tailFrom,
     utf8: route.utf8,
-    matchesBytes: !route.utf8 && byteSensitive(path.tokens),
+    matchesBytes: !route.utf8 && byteSensitive(compiled.tokens),
   };
+}
+
+/**
+ * Compiles a route of a collection (cached on the route) for the matcher or the generator built
+ * from the collection: Symfony's router compiles every route then, when it dumps its matcher and
+ * generator, not when it loads the route files.
+ * @param name - the route's name in the collection
+ * @param route - the route
+ * @returns the compiled route
+ * @throws InvalidRouteError naming the route (`Route "<name>" is invalid: <reason>`), the error of
+ *   the route alone as `cause`
+ */
+export function compileNamed(name: string, route: Route): CompiledRoute {
+  try {
+    return route.compile();
+  } catch (error) {
+    if (!(error instanceof InvalidRouteError) || error.routeOrPath === name) throw error;
+    throw new InvalidRouteError(name, error.reason, { cause: error });
+  }
 }

@@ -156,11 +156,26 @@ export class InvalidParameterError extends RoutingError {
   }
 }
 
-/** A route definition that cannot compile (bad variable name, duplicate variable, bad requirement). */
+/**
+ * A route definition that cannot compile (bad variable name, duplicate variable, bad requirement).
+ * Message: `Route "<route or path>" is invalid: <reason>`.
+ */
 export class InvalidRouteError extends RoutingError {
   override name = 'InvalidRouteError';
-  constructor(routeOrPath: string, reason: string) {
-    super('ERR_ROUTING_INVALID_ROUTE', formatMessage('ERR_ROUTING_INVALID_ROUTE', routeOrPath, reason));
+  /** The route's name, or its path (or pattern) when the error comes from compiling the route alone. */
+  readonly routeOrPath: string;
+  /** Why the route cannot compile: Symfony's message where it has one. */
+  readonly reason: string;
+
+  /**
+   * @param routeOrPath - the route's name, or its path or pattern
+   * @param reason - why it cannot compile
+   * @param options - `cause`: the error of the route alone, when a collection names it
+   */
+  constructor(routeOrPath: string, reason: string, options?: KernelErrorOptions) {
+    super('ERR_ROUTING_INVALID_ROUTE', formatMessage('ERR_ROUTING_INVALID_ROUTE', routeOrPath, reason), options);
+    this.routeOrPath = routeOrPath;
+    this.reason = reason;
   }
 }
 

@@ -4,7 +4,7 @@ export { Alias } from './Alias';
 export type { AliasDeprecation } from './Alias';
 export { RouteCollection } from './RouteCollection';
 export type { DeprecationListener } from './RouteCollection';
-export { compileRoute } from './RouteCompiler';
+export { compileRoute, compileNamed } from './RouteCompiler';
 export type { CompiledRoute, Token, TextToken, VariableToken } from './RouteCompiler';
 export { createRequestContext, RequestContext } from './RequestContext';
 export type { RequestContextInit } from './RequestContext';

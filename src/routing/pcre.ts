@@ -12,6 +12,15 @@ export function quoteRegex(text: string): string {
   return text.replace(SPECIAL, '\\$&');
 }
 
+/**
+ * PHP's `preg_quote` without a delimiter (its exact character set, `#` included), which Symfony
+ * uses for a localized route's `_locale` requirement and to tell such a route (`Route::isLocalized`,
+ * `RouteCompiler::compile`).
+ */
+export function pregQuote(text: string): string {
+  return text.replace(/[.\\+*?[^\]$(){}=!<>|:\-#]/g, '\\$&');
+}
+
 /** Escapes text for use inside a character class. */
 export function quoteClass(text: string): string {
   return text.replace(/[\\\]^-]/g, '\\$&');

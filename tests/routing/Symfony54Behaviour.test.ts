@@ -1,13 +1,15 @@
 /**
- * Four behaviours where the routing follows Symfony 5.4 closely, each expectation checked
+ * Behaviours where the routing follows Symfony 5.4 closely, each expectation checked
  * with Symfony 5.4's own classes (php + Debian's php-symfony-routing; see the report of issue 13):
  * inline defaults and requirements in the host, `_fragment` refused as a path variable, the
- * generated host's case, and the `utf8` option (byte matching when it is off).
+ * generated host's case, the `utf8` option (byte matching when it is off), and localized routes
+ * (issue 28: the locale compiled into the path, the locale kept by bulk changes, the compile
+ * error naming the route when the matcher or the generator is built).
  */
 import fc from 'fast-check';
 import {
-  createRequestContext, InvalidParameterError, InvalidRouteError, ResourceNotFoundError, Route, RouteCollection,
-  UrlGenerator, UrlMatcher,
+  createRequestContext, InvalidParameterError, InvalidRouteError, localizedRoutes, ResourceNotFoundError, Route,
+  RouteCollection, TraceableUrlMatcher, UrlGenerator, UrlMatcher,
 } from '../../src/routing';
 
 const ctx = (host = 'localhost') => ({ method: 'GET', host, scheme: 'http' });
@@ -154,5 +156,125 @@ describe('routes without utf8 that cannot tell bytes from characters (CompiledRo
         const m = new UrlMatcher(new RouteCollection().add('r', route), { redirectable: false }).tryMatch(path, ctx());
         expect('route' in m ? m.params : null).toEqual(expected);
       }), { numRuns: 300 });
+  });
+});
+
+/** One locale's variant of a localized route, as Symfony's tests build it. */
+const variant = (path: string, locale: string, canonical: string) =>
+  new Route(path, { defaults: { _locale: locale, _canonical_route: canonical }, requirements: { _locale: locale } });
+
+describe('a localized route\'s locale is compiled into its path (Symfony RouteCompiler::compile)', () => {
+  // UrlGeneratorTest::testDumpWithLocalizedRoutesPreserveTheGoodLocaleInTheUrl; Symfony 5.4's
+  // UrlGenerator and CompiledUrlGenerator both give these URLs
+  const routes = new RouteCollection()
+    .add('foo.en', variant('/{_locale}/fork', 'en', 'foo'))
+    .add('foo.fr', variant('/{_locale}/fourchette', 'fr', 'foo'))
+    .add('fun.en', variant('/fun', 'en', 'fun'))
+    .add('fun.fr', variant('/amusant', 'fr', 'fun'));
+  const generator = () => new UrlGenerator(routes, createRequestContext({ baseUrl: '/app.php' }).setParameter('_locale', 'fr'));
+
+  test('generate(\'foo.fr\', { _locale: \'en\' }) gives /fr/fourchette: the variant asked for, its own locale', () => {
+    const g = generator();
+    expect(g.generate('foo.fr', { _locale: 'en' })).toBe('/app.php/fr/fourchette');
+    expect(g.generate('fun.fr', { _locale: 'en' })).toBe('/app.php/amusant');
+  });
+
+  test('the canonical name still picks the variant of the locale asked for, else the context\'s', () => {
+    const g = generator();
+    expect(g.generate('foo')).toBe('/app.php/fr/fourchette');
+    expect(g.generate('foo.en')).toBe('/app.php/en/fork');
+    expect(g.generate('foo', { _locale: 'en' })).toBe('/app.php/en/fork');
+    expect(g.generate('fun')).toBe('/app.php/amusant');
+    expect(g.generate('fun.en')).toBe('/app.php/fun');
+    expect(g.generate('fun', { _locale: 'en' })).toBe('/app.php/fun');
+  });
+
+  test('the compiled route has the locale in its path and no _locale variable; the route itself is unchanged', () => {
+    const route = variant('/{_locale}/fourchette', 'fr', 'foo');
+    const compiled = route.compile();
+    expect(compiled.path).toBe('/fr/fourchette');
+    expect(compiled.variables).toEqual([]);
+    expect(compiled.regex.source).toBe('^\\/fr\\/fourchette$');
+    expect(route.path).toBe('/{_locale}/fourchette');
+    expect(route.requirements).toEqual({ _locale: 'fr' });
+  });
+
+  test('the matcher matches the variant\'s own path only, with its locale from the defaults', () => {
+    const m = new UrlMatcher(routes);
+    expect(m.match('/fr/fourchette', ctx()).params._locale).toBe('fr');
+    expect(m.match('/fr/fourchette', ctx()).route).toBe('foo.fr');
+    expect(() => m.match('/en/fourchette', ctx())).toThrow(ResourceNotFoundError);
+    expect(new TraceableUrlMatcher(routes).getTraces('/fr/fourchette', ctx()).map((t) => t.path))
+      .toEqual(['/en/fork', '/fr/fourchette']);
+  });
+
+  test('the host is compiled with the _locale requirement, before it is dropped (Symfony\'s order)', () => {
+    const route = new Route('/{_locale}/x', {
+      host: '{_locale}.example.com', defaults: { _locale: 'en', _canonical_route: 'x' }, requirements: { _locale: 'en' },
+    });
+    expect(route.compile().path).toBe('/en/x');
+    expect(route.compile().hostRegex?.test('en.example.com')).toBe(true);
+    expect(route.compile().hostRegex?.test('fr.example.com')).toBe(false);
+  });
+
+  test('a route whose _locale requirement is not its quoted locale is not localized: {_locale} stays a variable', () => {
+    const route = new Route('/{_locale}/x', { defaults: { _locale: 'en', _canonical_route: 'x' }, requirements: { _locale: 'en|fr' } });
+    expect(route.isLocalized()).toBe(false);
+    expect(route.compile().variables).toEqual(['_locale']);
+    expect(new Route('/{_locale}/x', { defaults: { _locale: 'en' }, requirements: { _locale: 'en' } }).isLocalized()).toBe(false);
+  });
+});
+
+describe('a localized route keeps its locale (Symfony Route::setDefault, addDefaults, setRequirement, addRequirements)', () => {
+  // RouteTest::testLocaleDefaultWithLocalizedRoutes and testLocaleRequirementWithLocalizedRoutes
+  const localized = [variant('/foo', 'en', 'foo'), variant('/foo', 'fr_FR', 'foo'), variant('/{_locale}/foo', 'en', 'foo')];
+
+  test.each(localized.map((r) => [r.path, r.defaults._locale, r]))('%s (%s): another _locale default or requirement is ignored', (_p, locale, route) => {
+    const r = route as Route;
+    expect(r.with({ defaults: { ...r.defaults, _locale: 'de' } }).defaults._locale).toBe(locale);
+    expect(r.with({ requirements: { ...r.requirements, _locale: 'de' } }).requirements._locale).toBe(r.requirements._locale);
+    const collection = new RouteCollection().add('foo', r).addDefaults({ _locale: 'de', x: '1' }).addRequirements({ _locale: 'de' });
+    expect(collection.get('foo')?.defaults).toEqual({ ...r.defaults, x: '1' });
+    expect(collection.get('foo')?.requirements).toEqual(r.requirements);
+  });
+
+  test('a route that is not localized takes them', () => {
+    const plain = new Route('/foo', { defaults: { _locale: 'en' } });
+    const collection = new RouteCollection().add('foo', plain).addDefaults({ _locale: 'de' }).addRequirements({ _locale: 'de' });
+    expect(collection.get('foo')?.defaults._locale).toBe('de');
+    expect(collection.get('foo')?.requirements._locale).toBe('de');
+  });
+
+  test('as Symfony, a null _locale still replaces it, and changes without _locale remove it (setDefaults)', () => {
+    const r = variant('/foo', 'en', 'foo');
+    expect(r.with({ defaults: { ...r.defaults, _locale: null } }).defaults._locale).toBeNull();
+    expect(r.with({ defaults: {} }).defaults).toEqual({});
+  });
+
+  test('localizedRoutes then addDefaults (a route file\'s `locale` over `path: { nl, en }`) keeps each variant\'s locale', () => {
+    const routes = localizedRoutes('home', { nl: '/nl', en: '/en' }).addDefaults({ _locale: 'fr' });
+    expect(routes.get('home.en')?.defaults._locale).toBe('en');
+    expect(routes.get('home.nl')?.defaults._locale).toBe('nl');
+  });
+});
+
+describe('a route that cannot compile is reported, by name, when the matcher or the generator is built', () => {
+  const routes = new RouteCollection().add('ok', new Route('/ok')).add('official.pt-PT', new Route('/eu-não-sou-espanhol'));
+  const message = 'Route "official.pt-PT" is invalid: Cannot use UTF-8 route patterns without setting the "utf8" option ' +
+    'for route "/eu-não-sou-espanhol".';
+
+  test('new UrlMatcher(routes) throws InvalidRouteError naming the route, the route\'s own error as cause', () => {
+    expect(() => new UrlMatcher(routes)).toThrow(InvalidRouteError);
+    expect(() => new UrlMatcher(routes)).toThrow(message);
+    try {
+      new UrlMatcher(routes);
+    } catch (error) {
+      expect((error as InvalidRouteError).routeOrPath).toBe('official.pt-PT');
+      expect((error as Error & { cause: Error }).cause.message).toContain('Route "/eu-não-sou-espanhol" is invalid');
+    }
+  });
+
+  test('new UrlGenerator(routes, context) too, even when only the other route is generated', () => {
+    expect(() => new UrlGenerator(routes, createRequestContext())).toThrow(message);
   });
 });

@@ -1,7 +1,7 @@
 import type { DeprecationListener, RouteCollection } from '../RouteCollection';
 import type { RequestContext } from '../RequestContext';
 import type { Route, RouteDefault } from '../Route';
-import type { Token } from '../RouteCompiler';
+import { compileNamed, type Token } from '../RouteCompiler';
 import { InvalidParameterError, MissingMandatoryParametersError, RouteNotFoundError } from '../errors';
 import { byteView, compileRegex } from '../pcre';
 import { looseEquals } from './looseEquals';
@@ -132,12 +132,15 @@ export class UrlGenerator implements UrlGeneratorInterface {
    * @param context - scheme, host, ports, base URL and parameters used for URLs; may be changed
    *   between calls through {@link UrlGenerator.context}
    * @param options - see {@link UrlGeneratorOptions}
+   * @throws InvalidRouteError naming the first route that does not compile: every route is
+   *   compiled here, as Symfony's router compiles them for its generator
    */
   constructor(
     private readonly routes: RouteCollection, public context: RequestContext, options: UrlGeneratorOptions = {},
   ) {
     this.logger = options.logger;
     this.defaultLocale = options.defaultLocale;
+    for (const [name, route] of routes.all()) compileNamed(name, route);
   }
 
   /**

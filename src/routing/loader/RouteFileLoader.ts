@@ -5,6 +5,7 @@ import { isKernelError } from '../../errors/KernelError';
 import { RouteLoaderError } from '../errors';
 import type { Controller, RouteCondition, RouteDefaultInput, RouteOptions } from '../Route';
 import { RouteCollection } from '../RouteCollection';
+import { globImport } from './glob';
 import { addLocalizedHost, addLocalizedPrefix, localizedRoutes, type LocalizedPath } from './localized';
 
 /** Controllers by the name a route file gives them (`controller: App\Controller\BlogController::show`). */
@@ -179,10 +180,12 @@ class Loader {
     }
   }
 
-  /** The parts of a route or import that become defaults, requirements, options and a controller. */
+  /**
+   * The parts of a route or import that become defaults, requirements and options; `controller`
+   * becomes the `_controller` default, as in Symfony (see {@link Loader.resolveControllers}).
+   */
   private common(c: Config, name: string, file: string): {
     defaults: Record<string, RouteDefaultInput>; requirements: Record<string, string>; options: Record<string, unknown>;
-    controller: Controller | undefined;
   } {
     const defaults = this.record(c.defaults, 'defaults', name, file) as Record<string, RouteDefaultInput>;
     const requirements: Record<string, string> = {};
@@ -198,74 +201,94 @@ class Loader {
       requirements[k] = typeof v === 'number' ? String(v) : this.string(v, `requirements.${k}`, name, file);
     }
     const options = this.record(c.options, 'options', name, file);
-    let controller: Controller | undefined;
-    if (c.controller !== undefined) {
-      const id = this.string(c.controller, 'controller', name, file);
-      controller = Object.prototype.hasOwnProperty.call(this.controllers, id) ? this.controllers[id] : undefined;
-      if (typeof controller !== 'function' && this.options.missingControllers === 'placeholder') {
-        controller = placeholder(id);
-      }
-      if (typeof controller !== 'function') {
-        const known = Object.keys(this.controllers);
-        this.fail(file, `The controller "${id}" of "${name}" in "${file}" is not in the controller map` +
-          (known.length > 0 ? ` (known: "${known.join('", "')}").` : ' (the map is empty).'));
-      }
-    }
+    if (c.controller !== undefined) defaults._controller = this.string(c.controller, 'controller', name, file);
     if (c.locale !== undefined) defaults._locale = this.string(c.locale, 'locale', name, file);
     if (c.format !== undefined) defaults._format = this.string(c.format, 'format', name, file);
     if (c.utf8 !== undefined) options.utf8 = this.boolean(c.utf8, 'utf8', name, file);
     if (c.stateless !== undefined) defaults._stateless = this.boolean(c.stateless, 'stateless', name, file);
-    return { defaults, requirements, options, controller };
+    return { defaults, requirements, options };
+  }
+
+  /** The controller the map gives `id` (or its placeholder, see `missingControllers`). */
+  private controller(id: string, name: string, file: string): Controller {
+    let controller = Object.prototype.hasOwnProperty.call(this.controllers, id) ? this.controllers[id] : undefined;
+    if (typeof controller !== 'function' && this.options.missingControllers === 'placeholder') {
+      controller = placeholder(id);
+    }
+    if (typeof controller !== 'function') {
+      const known = Object.keys(this.controllers);
+      this.fail(file, `The controller "${id}" of "${name}" in "${file}" is not in the controller map` +
+        (known.length > 0 ? ` (known: "${known.join('", "')}").` : ' (the map is empty).'));
+    }
+    return controller;
+  }
+
+  /**
+   * Turns each route's `_controller` default (from `controller:` or `defaults: { _controller }`,
+   * the route's own or its import's, which Symfony's `addDefaults` lets win) into the route's
+   * controller, looked up in the map, and takes it out of the defaults: a route file's routes
+   * carry their controller as a function, whichever way the file named it.
+   * @param name - the route or import, for the error
+   */
+  private resolveControllers(routes: RouteCollection, name: string, file: string): void {
+    for (const [n, r] of routes.entries()) {
+      const id = r.defaults._controller;
+      if (id === undefined) continue;
+      const { _controller: _id, ...defaults } = r.defaults;
+      const controller = this.controller(this.string(id, 'defaults._controller', name, file), name, file);
+      routes.replace(n, r.with({ controller, defaults }));
+    }
   }
 
   /** Symfony `YamlFileLoader::parseRoute`. */
   private parseRoute(collection: RouteCollection, name: string, c: Config, file: string): void {
-    const { defaults, requirements, options, controller } = this.common(c, name, file);
+    const { defaults, requirements, options } = this.common(c, name, file);
     const routes = localizedRoutes(name, this.localized(c.path, 'path', name, file));
     routes.addDefaults(defaults).addRequirements(requirements).addOptions(options)
       .setSchemes(this.list(c.schemes, 'schemes', name, file)).setMethods(this.list(c.methods, 'methods', name, file))
       .setCondition(this.condition(c.condition, name, file));
-    if (controller !== undefined) this.setController(routes, controller);
+    this.resolveControllers(routes, name, file);
     if (c.host !== undefined) addLocalizedHost(routes, this.localized(c.host, 'host', name, file));
     collection.addCollection(routes);
   }
 
-  /** Symfony `YamlFileLoader::parseImport`: the imported file's routes, changed as the import says. */
+  /**
+   * Symfony `YamlFileLoader::parseImport`: the imported file's routes, changed as the import says.
+   * A glob resource (see {@link globImport}) imports each file it matches, each changed alone.
+   */
   private parseImport(collection: RouteCollection, c: Config, file: string, stack: readonly string[]): void {
     const resource = this.string(c.resource, 'resource', 'resource', file);
-    if (c.type !== undefined && !(typeof c.type === 'string' && ['yaml', 'yml', 'json'].includes(c.type))) {
+    if (c.type !== undefined && !(typeof c.type === 'string' && ['yaml', 'yml', 'json', 'glob'].includes(c.type))) {
       const type = typeof c.type === 'string' ? c.type : JSON.stringify(c.type);
       this.fail(file, `The import of "${resource}" in "${file}" has the type "${type}": only YAML and JSON ` +
-        `route files can be imported.`);
+        `route files (and globs of them) can be imported.`);
     }
-    if (c.exclude !== undefined) this.fail(file, `The import of "${resource}" in "${file}" uses "exclude", which ` +
-      `only glob imports support; they are not supported.`);
-    const target = path.resolve(path.dirname(file), resource);
-    if (!/\.(ya?ml|json)$/.test(target)) {
-      this.fail(file, `Cannot import "${resource}" from "${file}": only .yaml, .yml and .json route files can be ` +
-        `imported.`);
-    }
-    if (stack.includes(target)) {
-      this.fail(file, `Circular reference detected in "${file}" ("${[...stack, target].join('" > "')}").`);
-    }
-    const sub = this.load(this.read(target), target, [...stack, target]);
-    const { defaults, requirements, options, controller } = this.common(c, resource, file);
+    const exclude = c.exclude === undefined ? [] : this.list(c.exclude, 'exclude', resource, file);
+    const targets = globImport(resource, path.dirname(file), exclude)
+      ?? (c.type === 'glob' ? [] : [path.resolve(path.dirname(file), resource)]);
+    const { defaults, requirements, options } = this.common(c, resource, file);
     const trailingSlashOnRoot = c.trailing_slash_on_root === undefined
       ? true : this.boolean(c.trailing_slash_on_root, 'trailing_slash_on_root', resource, file);
     const prefix = c.prefix === undefined ? '' : this.localized(c.prefix, 'prefix', resource, file);
-    addLocalizedPrefix(sub, prefix, trailingSlashOnRoot);
-    if (c.host !== undefined) addLocalizedHost(sub, this.localized(c.host, 'host', resource, file));
-    if (c.condition !== undefined) sub.setCondition(this.condition(c.condition, resource, file));
-    if (c.schemes !== undefined) sub.setSchemes(this.list(c.schemes, 'schemes', resource, file));
-    if (c.methods !== undefined) sub.setMethods(this.list(c.methods, 'methods', resource, file));
-    if (c.name_prefix !== undefined) sub.addNamePrefix(this.string(c.name_prefix, 'name_prefix', resource, file));
-    sub.addDefaults(defaults).addRequirements(requirements).addOptions(options);
-    if (controller !== undefined) this.setController(sub, controller);
-    collection.addCollection(sub);
-  }
-
-  private setController(routes: RouteCollection, controller: Controller): void {
-    for (const [n, r] of routes.entries()) routes.replace(n, r.with({ controller }));
+    for (const target of targets) {
+      if (!/\.(ya?ml|json)$/.test(target)) {
+        this.fail(file, `Cannot import "${target}" from "${file}": only .yaml, .yml and .json route files can be ` +
+          `imported.`);
+      }
+      if (stack.includes(target)) {
+        this.fail(file, `Circular reference detected in "${file}" ("${[...stack, target].join('" > "')}").`);
+      }
+      const sub = this.load(this.read(target), target, [...stack, target]);
+      addLocalizedPrefix(sub, prefix, trailingSlashOnRoot);
+      if (c.host !== undefined) addLocalizedHost(sub, this.localized(c.host, 'host', resource, file));
+      if (c.condition !== undefined) sub.setCondition(this.condition(c.condition, resource, file));
+      if (c.schemes !== undefined) sub.setSchemes(this.list(c.schemes, 'schemes', resource, file));
+      if (c.methods !== undefined) sub.setMethods(this.list(c.methods, 'methods', resource, file));
+      if (c.name_prefix !== undefined) sub.addNamePrefix(this.string(c.name_prefix, 'name_prefix', resource, file));
+      sub.addDefaults(defaults).addRequirements(requirements).addOptions(options);
+      this.resolveControllers(sub, resource, file);
+      collection.addCollection(sub);
+    }
   }
 
   private string(value: unknown, key: string, name: string, file: string): string {
@@ -332,20 +355,16 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
-/** Gives the `utf8` default to routes without their own, then compiles each (fail fast). */
-function finish(routes: RouteCollection, file: string, options: LoadRoutesOptions): RouteCollection {
+/**
+ * Gives the `utf8` default to routes without their own. The routes are not compiled: as in
+ * Symfony, a route that cannot compile (a UTF-8 path without `utf8`, a bad requirement) is
+ * reported, by name, when a matcher or a generator is built from the collection (the kernel does
+ * at start-up; `debug:router --check` compiles every route).
+ */
+function finish(routes: RouteCollection, options: LoadRoutesOptions): RouteCollection {
+  if (options.utf8 === undefined) return routes;
   for (const [name, route] of routes.entries()) {
-    let r = route;
-    if (options.utf8 !== undefined && route.options.utf8 === undefined) {
-      r = route.with({ utf8: options.utf8 } satisfies RouteOptions);
-    }
-    try {
-      r.compile();
-    } catch (error) {
-      throw new RouteLoaderError(file, `Route "${name}" in "${file}" is invalid: ` +
-        `${(error as Error).message}`, { cause: error });
-    }
-    if (r !== route) routes.replace(name, r);
+    if (route.options.utf8 === undefined) routes.replace(name, route.with({ utf8: options.utf8 } satisfies RouteOptions));
   }
   return routes;
 }
@@ -357,7 +376,7 @@ function finish(routes: RouteCollection, file: string, options: LoadRoutesOption
  * @param file - the file the definitions come from: named in errors, imports are relative to it
  * @param controllers - controllers by the name the definitions give them
  * @param options - see {@link LoadRoutesOptions}
- * @returns the routes, compiled
+ * @returns the routes, not compiled (see {@link loadRoutes})
  * @throws RouteLoaderError for anything wrong in the definitions, and only that
  */
 export function parseRoutes(
@@ -365,7 +384,7 @@ export function parseRoutes(
 ): RouteCollection {
   const absolute = path.resolve(file);
   try {
-    return finish(new Loader(controllers, options).load(definitions, absolute, [absolute]), absolute, options);
+    return finish(new Loader(controllers, options).load(definitions, absolute, [absolute]), options);
   } catch (error) {
     if (isKernelError(error, 'ERR_ROUTING_LOADER')) throw error;
     const message = isKernelError(error) || error instanceof Error ? error.message : String(error);
@@ -378,19 +397,28 @@ export function parseRoutes(
  * structure as JSON (`.json`). Each top-level key is a route name (or `when@env`), with:
  * `path` (or a map of locale to path: a localized route), `host` (string or per locale),
  * `methods`, `schemes`, `defaults`, `requirements`, `options`, `controller` (a name looked up
- * in `controllers`), `format`, `locale`, `utf8`, `stateless`, `condition` (a JavaScript
- * expression over `context`, where Symfony has ExpressionLanguage); or an alias (`alias`, and
- * `deprecated: { package, version, message }`); or an import (`resource`: another .yaml/.yml/
- * .json file, relative to this one, with `prefix` (string or per locale), `name_prefix`,
- * `trailing_slash_on_root`, and `host`, `methods`, `schemes`, `condition`, `defaults`,
- * `requirements`, `options`, `controller`, … applied to the imported routes). An unknown key is
- * an error naming it and the file, with Symfony's message.
+ * in `controllers`; `defaults: { _controller: name }` is the same), `format`, `locale`, `utf8`,
+ * `stateless`, `condition` (a JavaScript expression over `context`, where Symfony has
+ * ExpressionLanguage); or an alias (`alias`, and `deprecated: { package, version, message }`); or
+ * an import (`resource`: another .yaml/.yml/.json file, relative to this one, or a glob of them
+ * such as `../controller/routing_*.yml` or `routes/{admin,shop}.yaml`, with `exclude` globs, as
+ * Symfony's `FileLoader::import` resolves them; with `prefix` (string or per locale),
+ * `name_prefix`, `trailing_slash_on_root`, and `host`, `methods`, `schemes`, `condition`,
+ * `defaults`, `requirements`, `options`, `controller`, … applied to the imported routes: an
+ * import's `controller` or `_controller` default replaces theirs, its `locale` spares the
+ * localized ones). An unknown key is an error naming it and the file, with Symfony's message.
+ *
+ * The routes are not compiled here, as in Symfony: a route that cannot compile (a UTF-8 path
+ * without the `utf8` option, a requirement that is not a regular expression) loads, and the
+ * error, naming the route, comes when a `UrlMatcher` or `UrlGenerator` is built from the
+ * collection (`createKernel` builds its matcher at start-up); `express-kernel debug:router
+ * --check` compiles every route, for CI.
  *
  * @example createKernel({ routes: loadRoutes('config/routes.yaml', { 'App\\Controller\\Blog::show': show }) })
  * @param file - the file path (relative to the working directory, or absolute)
  * @param controllers - controllers by the name the file gives them @default {}
  * @param options - see {@link LoadRoutesOptions}
- * @returns the routes, each compiled once to fail at start-up rather than on a request
+ * @returns the routes, each with its controller function (none in `defaults`)
  * @throws RouteLoaderError when the file cannot be read or parsed, or a definition is wrong
  */
 export function loadRoutes(

@@ -1,14 +1,11 @@
 import { RoutingArgumentError } from '../errors';
+import { pregQuote } from '../pcre';
 import { Route, type RouteOptions } from '../Route';
 import { RouteCollection } from '../RouteCollection';
 
 /** One path for every locale, or one path per locale (`{ en: '/about', fr: '/a-propos' }`). */
 export type LocalizedPath = string | Readonly<Record<string, string>>;
 
-/** PHP `preg_quote` (no delimiter), which Symfony uses for the `_locale` requirement. */
-function pregQuote(text: string): string {
-  return text.replace(/[.\\+*?[^\]$(){}=!<>|:\-#]/g, '\\$&');
-}
 
 /** The route as the variant of `locale` of the route `canonical`. */
 function variant(

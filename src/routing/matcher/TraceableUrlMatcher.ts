@@ -44,21 +44,23 @@ export class TraceableUrlMatcher {
     const bytes = chars === null ? null : byteView(chars);
     const method = context.method === 'HEAD' ? 'GET' : context.method;
     for (const [name, route] of this.routes.all()) {
-      const add = (log: string, level: TraceLevel): void => { traces.push({ log, level, name, path: route.path }); };
       const compiled = route.compile();
+      // Symfony reports the path as compiled (a localized route's has its locale)
+      const routePath = compiled.path;
+      const add = (log: string, level: TraceLevel): void => { traces.push({ log, level, name, path: routePath }); };
       // Routes without the `utf8` option see the path's bytes, as in UrlMatcher.
       const path = compiled.matchesBytes ? bytes : chars;
       const trimmed = path === null ? '' : rtrimSlashes(path) || '/';
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (path === null || (prefix !== '' && !trimmed.startsWith(prefix))) {
-        add(`Path "${route.path}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
+        add(`Path "${routePath}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
         continue;
       }
       let m = compiled.matchRegex.exec(path);
       if (m === null) {
-        const bare = new Route(route.path, { defaults: route.defaults, utf8: route.utf8 });
+        const bare = new Route(routePath, { defaults: route.defaults, utf8: route.utf8 });
         if (!bare.compile().regex.test(path)) {
-          add(`Path "${route.path}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
+          add(`Path "${routePath}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
           continue;
         }
         const failing = Object.entries(route.requirements).find(([n, regex]) => {
@@ -93,7 +95,7 @@ export class TraceableUrlMatcher {
         continue;
       }
       if (path !== '/' && !hasTrailingVar && compiled.hasTrailingSlash === (trimmed === path)) {
-        add(`Path "${route.path}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
+        add(`Path "${routePath}" does not match`, TraceLevel.ROUTE_DOES_NOT_MATCH);
         continue;
       }
       if (route.schemes.length > 0 && !route.schemes.includes(context.scheme)) {

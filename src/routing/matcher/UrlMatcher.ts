@@ -1,6 +1,6 @@
 import type { Route } from '../Route';
 import type { RouteCollection } from '../RouteCollection';
-import type { CompiledRoute } from '../RouteCompiler';
+import { compileNamed, type CompiledRoute } from '../RouteCompiler';
 import { MethodNotAllowedError, NoConfigurationError, ResourceNotFoundError } from '../errors';
 import { byteView, fromByteView } from '../pcre';
 import { rawUrlDecode, rtrimSlashes } from '../rawUrlDecode';
@@ -88,13 +88,13 @@ export class UrlMatcher implements UrlMatcherInterface {
   /**
    * @param routes - the routing table; it is compiled once, here
    * @param options - see {@link UrlMatcherOptions}
-   * @throws InvalidRouteError when a route does not compile
+   * @throws InvalidRouteError naming the first route that does not compile
    */
   constructor(routes: RouteCollection, options: UrlMatcherOptions = {}) {
     this.redirectable = options.redirectable ?? true;
     const dynamicRegex: Array<{ prefix: string; regex: RegExp; hostRegex: RegExp | null }> = [];
     for (const [name, route] of routes.all()) {
-      const compiled = route.compile();
+      const compiled = compileNamed(name, route);
       const entry: Entry = {
         name, route, compiled,
         methods: route.methods,
@@ -104,13 +104,13 @@ export class UrlMatcher implements UrlMatcherInterface {
         schemes: route.schemes,
         hostLiteral: route.host !== '' && compiled.hostVariables.length === 0 ? route.host.toLowerCase() : null,
         hasDefaults: Object.keys(route.defaults).length > 0,
-        regex: route.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
+        regex: compiled.path === '/' ? DYNAMIC_ROOT : compiled.matchRegex,
         bytes: compiled.matchesBytes,
       };
       const prefix = rtrimSlashes(compiled.staticPrefix);
       if (compiled.pathVariables.length === 0) {
         const host = compiled.hostVariables.length === 0 ? route.host : '';
-        const url = compiled.hasTrailingSlash ? route.path.slice(0, -1) : route.path;
+        const url = compiled.hasTrailingSlash ? compiled.path.slice(0, -1) : compiled.path;
         const shadowed = dynamicRegex.some((d) =>
           (d.prefix === '' || url.startsWith(d.prefix)) && (d.regex.test(url) || d.regex.test(url + '/')) &&
           (host === '' || d.hostRegex === null || d.hostRegex.test(host)));
