@@ -9,6 +9,7 @@ import {
   reverseAliases,
   type ReverseAliases,
 } from './descriptor';
+import { routerCheck } from './routerCheck';
 import { ConsoleStyle, DEFAULT_TERMINAL_WIDTH, PLAIN, renderThrowable, type Palette } from './style';
 
 /** The formats `debug:router` can print (Symfony also has `xml` and `md`). */
@@ -31,6 +32,12 @@ export interface DebugRouterOptions {
   showControllers?: boolean;
   /** Add an Aliases column to the list (`aliases` in JSON). @default false */
   showAliases?: boolean;
+  /**
+   * Check mode, for CI: compile every route instead of describing them, and fail (exit code 1)
+   * naming each route that does not compile (see `routerCheck`); `name`, `format` and the
+   * columns are not used. @default false
+   */
+  check?: boolean;
   /** Terminal width in columns, for wrapping error messages. @default 80 */
   terminalWidth?: number;
   /** The colours of stdout (see `paletteFor`); the JSON format is never coloured. @default PLAIN */
@@ -41,7 +48,7 @@ export interface DebugRouterOptions {
 
 /** The usage line shown under an error, in Symfony's synopsis notation. */
 export const DEBUG_ROUTER_SYNOPSIS =
-  'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]';
+  'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--check] [--] [<name>]';
 
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -70,6 +77,9 @@ function describeList(
  * An unsupported format gives `Unsupported format "<format>".` the same way (checked after the
  * name, as Symfony's `DescriptorHelper` does).
  *
+ * With `check`, it compiles every route instead (see `routerCheck`): ` [OK] …`, or one
+ * ` [ERROR] Route "<name>" is invalid: …` block per route that does not compile and exit code 1.
+ *
  * @param routes - the routing table
  * @param options - see {@link DebugRouterOptions}
  * @returns `{ output, exitCode, stream }`: the text, 0 or 1, and `stdout` or (for an error) `stderr`
@@ -78,6 +88,7 @@ function describeList(
 export function debugRouter(routes: RouteCollection, options: DebugRouterOptions = {}): CommandResult {
   const format = options.format ?? 'txt';
   const width = options.terminalWidth ?? DEFAULT_TERMINAL_WIDTH;
+  if (options.check === true) return routerCheck(routes, { terminalWidth: width, palette: options.palette });
   const showControllers = options.showControllers ?? false;
   const palette = options.palette ?? PLAIN;
   const fail = (message: string): CommandResult => ({

@@ -73,13 +73,14 @@ program
   .option('--format <format>', 'The output format (txt, json)', 'txt')
   .option('--show-controllers', 'Show assigned controllers in overview (the controller function\'s name)', false)
   .option('--show-aliases', 'Show aliases in overview', false)
+  .option('--check', 'Compile every route instead (for CI): exit 1, naming each route that does not compile', false)
   .addHelpText('after', ROUTES_SOURCES)
   .action((name: string | undefined,
-    opts: { routes?: string; format: string; showControllers: boolean; showAliases: boolean }) => {
+    opts: { routes?: string; format: string; showControllers: boolean; showAliases: boolean; check: boolean }) => {
     const width = terminalWidth();
     run(DEBUG_ROUTER_SYNOPSIS, width, () => debugRouter(loadRoutes(opts.routes), {
       name, format: opts.format, showControllers: opts.showControllers, showAliases: opts.showAliases,
-      terminalWidth: width, palette, errorPalette,
+      check: opts.check, terminalWidth: width, palette, errorPalette,
     }));
   });
 

@@ -130,7 +130,7 @@ describe('debugRouter(routes, options)', () => {
         '  The route "q" does not exist.  ',
         '                                 ',
         '',
-        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--] [<name>]',
+        'debug:router [--routes ROUTES] [--format FORMAT] [--show-controllers] [--show-aliases] [--check] [--] [<name>]',
         '',
         '',
       ].join('\n'));

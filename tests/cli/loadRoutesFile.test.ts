@@ -1,4 +1,6 @@
 /** `--routes config/routes.yaml`: the console commands read Symfony route files (YAML or JSON). */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { debugRouter } from '../../src/cli/debugRouter';
 import { loadRoutes } from '../../src/cli/loadRoutes';
@@ -45,5 +47,41 @@ describe('loadRoutes(file) with a .yaml route file', () => {
       expect(isKernelError(error, 'ERR_CLI_ROUTES_MODULE')).toBe(true);
       expect((error as Error).message).toMatch(/^Cannot load the routes file ".*nope\.yml": File ".*nope\.yml" not found\.$/);
     }
+  });
+});
+
+describe('debug:router --check on a route file (the routes are compiled there, not when the file loads)', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'routes-check-')), 'routes.yaml');
+  fs.writeFileSync(file, [
+    'home:\n  path: /',
+    'official:\n  path:\n    pt-PT: /eu-não-sou-espanhol\n    pt_BR: /churrasco',
+    'bad_requirement:\n  path: /{x}\n  requirements: { x: "(" }',
+    'fine_utf8:\n  path: /café\n  utf8: true',
+    '',
+  ].join('\n'));
+
+  test('the file loads, and debug:router lists all its routes', () => {
+    const output = debugRouter(loadRoutes(file)).output;
+    expect(output).toMatch(/^ {2}official\.pt-PT +ANY +ANY +ANY +\/eu-não-sou-espanhol +$/m);
+  });
+
+  test('--check names each route that does not compile, with Symfony\'s reason, and exits 1', () => {
+    const result = debugRouter(loadRoutes(file), { check: true, terminalWidth: 120 });
+    expect(result.exitCode).toBe(1);
+    expect(result.stream).toBe('stdout');
+    const lines = result.output.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
+    // blocks wrap at 120 columns, as SymfonyStyle's
+    expect(lines).toEqual([
+      ' [ERROR] Route "official.pt-PT" is invalid: Cannot use UTF-8 route patterns without setting the "utf8" option for route',
+      '         "/eu-não-sou-espanhol".',
+      ' [ERROR] Route "bad_requirement" is invalid: Requirement for "x" is not a valid regular expression ((): Invalid regular',
+      '         expression: /(?:/: Unterminated group',
+      ' [ERROR] 2 of 5 routes do not compile.',
+    ]);
+  });
+
+  test('--check passes a table that compiles, exit 0', () => {
+    const result = debugRouter(loadRoutes(FIXTURE), { check: true });
+    expect(result).toEqual({ output: `\n${' [OK] All 10 routes compile.'.padEnd(80)}\n\n`, exitCode: 0, stream: 'stdout' });
   });
 });

@@ -121,6 +121,19 @@ describe('node dist/cli/main.js', () => {
       expect(near.stdout).toContain(' Route "status" almost matches but scheme "http" does not match any of the required schemes (https)');
     });
 
+    it('debug:router --check compiles every route of a route file: exit 1 naming the route that does not, 0 once fixed', () => {
+      const file = path.join(dir, 'check.yaml');
+      fs.writeFileSync(file, 'ok:\n  path: /ok\nofficial:\n  path: { pt-PT: /não }\n');
+      const failing = cliWithColumns(300, 'debug:router', '--check', '--routes', file);
+      expect(failing.status).toBe(1);
+      expect(failing.stdout).toMatch(/^ \[ERROR\] Route "official\.pt-PT" is invalid: Cannot use UTF-8 route patterns without setting the "utf8" option for route\s+"\/não"\./m);
+      expect(failing.stdout).toContain(' [ERROR] 1 of 2 routes does not compile.');
+      fs.writeFileSync(file, 'ok:\n  path: /ok\nofficial:\n  path: { pt-PT: /não }\n  utf8: true\n');
+      const passing = cli('debug:router', '--check', '--routes', file);
+      expect(passing.status).toBe(0);
+      expect(passing.stdout).toContain(' [OK] All 2 routes compile.');
+    });
+
     it('accepts a path relative to the working directory', () => {
       writeRoutes('relative.js');
       const run = runCli(['debug:router', 'greet', '--routes', './relative.js'], { cwd: dir });

@@ -229,8 +229,7 @@ describe('a localized route keeps its locale (Symfony Route::setDefault, addDefa
   // RouteTest::testLocaleDefaultWithLocalizedRoutes and testLocaleRequirementWithLocalizedRoutes
   const localized = [variant('/foo', 'en', 'foo'), variant('/foo', 'fr_FR', 'foo'), variant('/{_locale}/foo', 'en', 'foo')];
 
-  test.each(localized.map((r) => [r.path, r.defaults._locale, r]))('%s (%s): another _locale default or requirement is ignored', (_p, locale, route) => {
-    const r = route as Route;
+  test.each(localized.map((r) => [r.path, r.defaults._locale, r] as const))('%s (%s): another _locale default or requirement is ignored', (_p, locale, r) => {
     expect(r.with({ defaults: { ...r.defaults, _locale: 'de' } }).defaults._locale).toBe(locale);
     expect(r.with({ requirements: { ...r.requirements, _locale: 'de' } }).requirements._locale).toBe(r.requirements._locale);
     const collection = new RouteCollection().add('foo', r).addDefaults({ _locale: 'de', x: '1' }).addRequirements({ _locale: 'de' });

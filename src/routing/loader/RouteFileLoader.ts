@@ -364,7 +364,8 @@ function describe(value: unknown): string {
 function finish(routes: RouteCollection, options: LoadRoutesOptions): RouteCollection {
   if (options.utf8 === undefined) return routes;
   for (const [name, route] of routes.entries()) {
-    if (route.options.utf8 === undefined) routes.replace(name, route.with({ utf8: options.utf8 } satisfies RouteOptions));
+    if (route.options.utf8 !== undefined) continue;
+    routes.replace(name, route.with({ utf8: options.utf8 } satisfies RouteOptions));
   }
   return routes;
 }

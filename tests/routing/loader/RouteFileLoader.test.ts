@@ -5,14 +5,14 @@
  */
 import { describeWith, programPath } from '../../helpers/requirements';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import type { Request, Response } from 'express';
 import {
-  createRequestContext, loadRoutes, parseRoutes, RouteCollection, RouteLoaderError, UrlGenerator, UrlMatcher,
-  type Controller, type RoutingLogger,
+  createRequestContext, InvalidRouteError, loadRoutes, parseRoutes, RouteCollection, RouteLoaderError, UrlGenerator,
+  UrlMatcher, type Controller, type ControllerMap, type RoutingLogger,
 } from '../../../src/routing';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -24,17 +24,30 @@ const CONTROLLERS = { 'App\\Controller\\AppController::home': home, 'App\\Contro
 // php with Symfony's Routing, Config and Yaml: skipped with one line when missing, a failure with CI=true
 const PHP = programPath('php');
 
-function plain(routes: RouteCollection) {
+/** The routes as loader.php prints Symfony's: the controller by the name the map gives it (or its own). */
+function plain(routes: RouteCollection, controllers: ControllerMap = CONTROLLERS) {
+  const idOf = (fn: Controller | undefined) =>
+    fn === undefined ? null : Object.entries(controllers).find(([, c]) => c === fn)?.[0] ?? fn.name;
   return routes.all().map(([name, r]) => ({
     name, path: r.path, host: r.host, defaults: r.defaults, requirements: r.requirements, methods: [...r.methods],
-    schemes: [...r.schemes], utf8: r.options.utf8 ?? null,
+    schemes: [...r.schemes], utf8: r.options.utf8 ?? null, controller: idOf(r.controller),
   }));
 }
 
+/** Writes the files (names may hold folders; a name ending in `/` is an empty folder) in a new temporary folder. */
 function temp(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'routes-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    if (name.endsWith('/')) mkdirSync(path.join(dir, name), { recursive: true });
+    else writeFileSync(path.join(dir, name), text);
+  }
   return dir;
+}
+
+/** What Symfony 5.4's YamlFileLoader makes of a file (tests/routing/symfony/loader.php). */
+function symfonyLoad(file: string): { routes?: unknown[]; error?: string; message?: string } {
+  return JSON.parse(execFileSync(PHP as string, [path.join(__dirname, '..', 'symfony', 'loader.php'), file]).toString());
 }
 
 describe('loadRoutes(file, controllers, options)', () => {
@@ -105,8 +118,6 @@ describe('loadRoutes(file, controllers, options)', () => {
     ['a definition that is not a map', 'a: /a\n', /The definition of "a" in ".*" must be a YAML array\./],
     ['bad YAML', 'a: [\n', /does not contain valid YAML/],
     ['an unknown controller', 'a:\n  path: /a\n  controller: Nope\n', /The controller "Nope" of "a" in ".*" is not in the controller map/],
-    ['a bad requirement', 'a:\n  path: /{x}\n  requirements: { x: "(" }\n', /Route "a" in ".*" is invalid: .*Requirement for "x" is not a valid regular expression/],
-    ['a non-utf8 route with UTF-8 text', 'a:\n  path: /é\n', /Cannot use UTF-8 route patterns without setting the "utf8" option for route "\/é"/],
     ['an import of itself', 'a:\n  resource: r.yaml\n', /Circular reference detected/],
     ['a missing import', 'a:\n  resource: nope.yaml\n', /File ".*nope\.yaml" not found\./],
     ['a condition that is not JavaScript', 'a:\n  path: /a\n  condition: "context.method matches \'/x/\'"\n', /is not a JavaScript expression/],
@@ -153,5 +164,152 @@ describe('parseRoutes(definitions, file) on untrusted structures', () => {
         expect(error).toBeInstanceOf(RouteLoaderError);
       }
     }), { numRuns: 400 });
+  });
+});
+
+describe('loadRoutes: Symfony 5.4\'s last loader tests (issue 28)', () => {
+  const named = (id: string): Controller => {
+    const fn: Controller = (_req: Request, res: Response) => { res.send(id); };
+    Object.defineProperty(fn, 'name', { value: `run ${id}` });
+    return fn;
+  };
+  const MAP: ControllerMap = Object.fromEntries(['AppBundle:Homepage:show', 'AppBundle:Blog:list',
+    'FrameworkBundle:Template:template', 'AppBundle:Bar:view', 'AppBundle:Baz:view', 'AppBundle:Api:list',
+    'DefaultController::defaultAction'].map((id) => [id, named(id)]));
+
+  // YamlFileLoaderTest's Fixtures/controller, glob, localized, as Symfony 5.4's tests have them
+  const fixtures = temp({
+    'controller/routing.yml': 'app_homepage:\n  path: /\n  controller: AppBundle:Homepage:show\n' +
+      'app_blog:\n  path: /blog\n  defaults:\n    _controller: AppBundle:Blog:list\napp_logout:\n  path: /logout\n',
+    'controller/import_controller.yml': '_static:\n  resource: routing.yml\n  controller: FrameworkBundle:Template:template\n',
+    'controller/import__controller.yml': '_static:\n  resource: routing.yml\n  defaults:\n    _controller: FrameworkBundle:Template:template\n',
+    'controller/routing_2.yml': 'api_two:\n  path: /two\n  controller: AppBundle:Api:list\n',
+    'controller/routing_10.yml': 'api_ten:\n  path: /ten\n  controller: AppBundle:Api:list\n',
+    'controller/routing_b.yml': 'api_b:\n  path: /b\n  controller: AppBundle:Api:list\n',
+    'glob/bar.yml': 'bar_route:\n  path: /bar\n  controller: AppBundle:Bar:view\n',
+    'glob/baz.yml': 'baz_route:\n  path: /baz\n  controller: AppBundle:Baz:view\n',
+    'glob/import_single.yml': '_static:\n  resource: b?r.yml\n',
+    'glob/import_multiple.yml': '_static:\n  resource: ba?.yml\n',
+    'glob/import_braces.yml': '_static:\n  resource: "{baz,bar}.yml"\n',
+    'glob/import_none.yml': '_static:\n  resource: q?x.yml\n',
+    'empty/': '',
+    'prefixed/routing.yml': 'app:\n  resource: ../controller/routing_*.yml\n' +
+      'api:\n  resource: ../controller/routing_*.yml\n  name_prefix: api_\n  prefix: /api\n  exclude: ../controller/routing_b.yml\n' +
+      'none:\n  resource: ../empty/*\n',
+    'prefixed/missing_folder.yml': 'none:\n  resource: ../nope/*.yml\n',
+    'localized/localized-route.yml': 'home:\n  path:\n    nl: /nl\n    en: /en\nnot_localized:\n  path: /here\n',
+    'localized/importer-with-locale.yml': 'i:\n  resource: localized-route.yml\n  locale: fr\n',
+    'localized/importer-with-controller-default.yml': 'i:\n  resource: localized-route.yml\n' +
+      '  defaults:\n    _controller: DefaultController::defaultAction\n',
+    'localized/officially_formatted_locales.yml': 'official:\n  controller: AppBundle:Homepage:show\n  path:\n' +
+      '    fr.UTF-8: /omelette-au-fromage\n    pt-PT: /eu-não-sou-espanhol\n    pt_BR: /churrasco\n',
+  });
+  const file = (name: string) => path.join(fixtures, name);
+  const controllerOf = (routes: RouteCollection, name: string) => routes.get(name)?.controller;
+
+  describe('an import\'s controller (YamlFileLoaderTest::testImportRouteWithController)', () => {
+    test.each(['import_controller.yml', 'import__controller.yml'])('%s: every imported route runs the import\'s controller', (name) => {
+      const routes = loadRoutes(file(`controller/${name}`), MAP);
+      for (const route of ['app_homepage', 'app_blog', 'app_logout']) {
+        expect(controllerOf(routes, route)).toBe(MAP['FrameworkBundle:Template:template']);
+        expect(routes.get(route)?.defaults._controller).toBeUndefined();
+      }
+    });
+
+    test('a route whose only controller is a _controller default has it; one without any has none', () => {
+      const routes = loadRoutes(file('controller/routing.yml'), MAP);
+      expect(controllerOf(routes, 'app_homepage')).toBe(MAP['AppBundle:Homepage:show']);
+      expect(controllerOf(routes, 'app_blog')).toBe(MAP['AppBundle:Blog:list']);
+      expect(controllerOf(routes, 'app_logout')).toBeUndefined();
+      expect(() => loadRoutes(file('controller/routing.yml'), { 'AppBundle:Homepage:show': home }))
+        .toThrow(/The controller "AppBundle:Blog:list" of "app_blog" in ".*routing\.yml" is not in the controller map/);
+    });
+
+    test('an import\'s _controller default over localized routes (testImportingWithControllerDefault)', () => {
+      const routes = loadRoutes(file('localized/importer-with-controller-default.yml'), MAP);
+      for (const route of ['home.en', 'home.nl', 'not_localized']) {
+        expect(controllerOf(routes, route)).toBe(MAP['DefaultController::defaultAction']);
+      }
+    });
+
+    test('debug:router\'s view of a loaded route names the import\'s controller', () => {
+      const routes = loadRoutes(file('controller/import__controller.yml'), {}, { missingControllers: 'placeholder' });
+      expect(routes.get('app_blog')?.controller?.name).toBe('FrameworkBundle:Template:template');
+    });
+  });
+
+  describe('glob imports (FileLoader::import, GlobResource)', () => {
+    test('b?r.yml imports bar.yml; ba?.yml imports bar.yml then baz.yml; {baz,bar}.yml both, in natural order', () => {
+      expect(plain(loadRoutes(file('glob/import_single.yml'), MAP), MAP).map((r) => [r.name, r.controller]))
+        .toEqual([['bar_route', 'AppBundle:Bar:view']]);
+      expect(plain(loadRoutes(file('glob/import_multiple.yml'), MAP), MAP).map((r) => [r.name, r.controller]))
+        .toEqual([['bar_route', 'AppBundle:Bar:view'], ['baz_route', 'AppBundle:Baz:view']]);
+      expect(loadRoutes(file('glob/import_braces.yml'), MAP).all().map(([n]) => n)).toEqual(['bar_route', 'baz_route']);
+    });
+
+    test('../controller/routing_*.yml with name_prefix, prefix and exclude; an empty wildcard folder imports nothing', () => {
+      const routes = loadRoutes(file('prefixed/routing.yml'), MAP);
+      expect(routes.all().map(([n, r]) => [n, r.path])).toEqual([
+        ['api_two', '/two'], ['api_ten', '/ten'], ['api_b', '/b'],
+        ['api_api_two', '/api/two'], ['api_api_ten', '/api/ten'],
+      ]);
+    });
+
+    test('a missing folder before the wildcard, or a first-segment glob matching nothing, is an error naming it', () => {
+      expect(() => loadRoutes(file('prefixed/missing_folder.yml'), MAP)).toThrow(RouteLoaderError);
+      expect(() => loadRoutes(file('prefixed/missing_folder.yml'), MAP)).toThrow('The file "../nope" does not exist');
+      expect(() => loadRoutes(file('glob/import_none.yml'), MAP)).toThrow(/File ".*q\?x\.yml" not found\./);
+    });
+  });
+
+  describe('localized routes under an import', () => {
+    test('an import\'s locale: fr over path: { nl, en } keeps home.en as en (and gives not_localized fr)', () => {
+      const routes = loadRoutes(file('localized/importer-with-locale.yml'));
+      expect(routes.get('home.en')?.defaults._locale).toBe('en');
+      expect(routes.get('home.nl')?.defaults._locale).toBe('nl');
+      expect(routes.get('not_localized')?.defaults._locale).toBe('fr');
+      const g = new UrlGenerator(routes, createRequestContext(), { defaultLocale: 'fr' });
+      expect(g.generate('home', { _locale: 'en' })).toBe('/en');
+    });
+  });
+
+  describe('loading does not compile (testImportingRoutesWithOfficialLocales)', () => {
+    test('a UTF-8 path without the utf8 option loads; the matcher and the generator built from it name the route', () => {
+      const routes = loadRoutes(file('localized/officially_formatted_locales.yml'), MAP);
+      expect(routes.all().map(([n, r]) => [n, r.path])).toEqual([
+        ['official.fr.UTF-8', '/omelette-au-fromage'], ['official.pt-PT', '/eu-não-sou-espanhol'], ['official.pt_BR', '/churrasco'],
+      ]);
+      const message = 'Route "official.pt-PT" is invalid: Cannot use UTF-8 route patterns without setting the "utf8" option';
+      expect(() => new UrlMatcher(routes)).toThrow(InvalidRouteError);
+      expect(() => new UrlMatcher(routes)).toThrow(message);
+      expect(() => new UrlGenerator(routes, createRequestContext())).toThrow(message);
+      const utf8 = loadRoutes(file('localized/officially_formatted_locales.yml'), MAP, { utf8: true });
+      expect(new UrlMatcher(utf8).match('/eu-n%C3%A3o-sou-espanhol', { method: 'GET', host: 'x', scheme: 'http' }).route)
+        .toBe('official.pt-PT');
+    });
+
+    test('a requirement that is not a regular expression loads too, and fails the matcher naming the route', () => {
+      const dir = temp({ 'r.yaml': 'a:\n  path: /{x}\n  requirements: { x: "(" }\n' });
+      const routes = loadRoutes(path.join(dir, 'r.yaml'));
+      expect(() => new UrlMatcher(routes)).toThrow(/^Route "a" is invalid: Requirement for "x" is not a valid regular expression/);
+    });
+  });
+
+  describeWith('php')('against Symfony 5.4', () => {
+    test.each([
+      'controller/routing.yml', 'controller/import_controller.yml', 'controller/import__controller.yml',
+      'glob/import_single.yml', 'glob/import_multiple.yml', 'glob/import_braces.yml', 'prefixed/routing.yml',
+      'localized/importer-with-locale.yml', 'localized/importer-with-controller-default.yml',
+      'localized/officially_formatted_locales.yml',
+    ])('%s gives the same routes, controllers included', (name) => {
+      const symfony = symfonyLoad(file(name));
+      const ours = plain(loadRoutes(file(name), MAP), MAP).map((r) => ({ ...r, controller: r.controller?.replace(/^run /, '') ?? null }));
+      expect(ours).toEqual(symfony.routes);
+    });
+
+    test.each(['prefixed/missing_folder.yml', 'glob/import_none.yml'])('%s is refused by both', (name) => {
+      expect(symfonyLoad(file(name)).error).toBeDefined();
+      expect(() => loadRoutes(file(name), MAP)).toThrow(RouteLoaderError);
+    });
   });
 });

@@ -1,7 +1,8 @@
 <?php
 // Loads a YAML route file with Symfony 5.4's YamlFileLoader and prints each route (in matching
 // order) as JSON: name, path, host, defaults (without _controller), requirements, methods,
-// schemes, options.utf8, plus the aliases. Usage: php loader.php <file.yaml>
+// schemes, options.utf8, controller (the _controller default), plus the aliases.
+// Usage: php loader.php <file.yaml>
 require_once '/usr/share/php/Symfony/Component/Routing/autoload.php';
 require_once '/usr/share/php/Symfony/Component/Config/autoload.php';
 require_once '/usr/share/php/Symfony/Component/Yaml/autoload.php';
@@ -26,7 +27,7 @@ foreach ($routes->all() as $name => $r) {
     $out['routes'][] = [
         'name' => $name, 'path' => $r->getPath(), 'host' => $r->getHost(), 'defaults' => (object) $defaults,
         'requirements' => (object) $r->getRequirements(), 'methods' => $r->getMethods(), 'schemes' => $r->getSchemes(),
-        'utf8' => $r->getOption('utf8'),
+        'utf8' => $r->getOption('utf8'), 'controller' => $r->getDefault('_controller'),
     ];
 }
 foreach ($routes->getAliases() as $name => $a) {
