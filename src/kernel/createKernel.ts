@@ -76,7 +76,7 @@ function timedError(name: string, handler: ErrorRequestHandler): ErrorRequestHan
  * @param options - see {@link KernelOptions}; validated here, once
  * @returns the application
  * @throws KernelConfigError naming a bad option
- * @throws InvalidRouteError when a route does not compile
+ * @throws InvalidRouteError naming the first route that does not compile (route files are not compiled when loaded)
  */
 export function createKernel(options: KernelOptions): Kernel {
   const resolved = resolveKernelOptions(options);
