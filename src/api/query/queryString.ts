@@ -14,20 +14,32 @@ export interface QueryPair {
 /** Longest query string read, in characters; longer is a 400 (URLs are bounded by the server anyway). */
 export const MAX_QUERY_LENGTH = 8192;
 
+/**
+ * The 400 for a NUL character (`%00`) in a query parameter's name or value. PostgreSQL's text
+ * cannot hold one (`invalid byte sequence for encoding "UTF8": 0x00`, a 500) and SQLite's `LIKE`
+ * stops at it (`title=%00` matched every row): it is refused before any store sees it, so every
+ * store answers alike.
+ */
+export const NUL_IN_QUERY = 'Malformed query string: a NUL character (%00) is not allowed.';
+
 function decode(part: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(part.replace(/\+/g, ' '));
+    decoded = decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {
     throw new InvalidQueryError('Malformed query string: an invalid percent-encoding.');
   }
+  if (decoded.includes('\u0000')) throw new InvalidQueryError(NUL_IN_QUERY);
+  return decoded;
 }
 
 /**
  * Splits a raw query string (`a=1&order[title]=asc`, no leading `?`) into decoded pairs, as
  * PHP reads `name[key]=value` (API Platform's filters read `$request->query`): `+` is a space;
  * a pair without `=` has the value `''`; empty pairs (`&&`) are skipped.
- * @throws InvalidQueryError (400) for a malformed percent-encoding, a name with unbalanced or
- *   nested brackets, or a query string over {@link MAX_QUERY_LENGTH} characters
+ * @throws InvalidQueryError (400) for a malformed percent-encoding, a NUL character
+ *   ({@link NUL_IN_QUERY}), a name with unbalanced or nested brackets, or a query string over
+ *   {@link MAX_QUERY_LENGTH} characters
  */
 export function parseQueryString(raw: string): QueryPair[] {
   if (raw.length > MAX_QUERY_LENGTH) {

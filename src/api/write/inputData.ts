@@ -56,12 +56,29 @@ export function writableView(resource: Resource, object: Readonly<Record<string,
   return out;
 }
 
+/** The violation code of a string holding U+0000. */
+export const NUL_CHARACTER = 'nul_character';
+
+/**
+ * One violation per writable property whose string holds a NUL character (U+0000): PostgreSQL's
+ * text cannot store one (`invalid byte sequence for encoding "UTF8": 0x00`, a 500) and SQLite
+ * cuts C strings at it, so it is refused before any store sees it, a 422 on every store.
+ */
+function nulViolations(view: Readonly<Record<string, unknown>>): Violation[] {
+  return Object.entries(view)
+    .filter(([, v]) => typeof v === 'string' && v.includes('\u0000'))
+    .map(([name]) => ({
+      propertyPath: name, code: NUL_CHARACTER, message: 'This value must not contain a NUL character (U+0000).',
+    }));
+}
+
 /**
  * Validates `object` and converts it to stored data.
  * @param prefixes - collection path by short name (relations' IRIs)
  * @param baseUrl - the mount path IRIs may carry
  * @returns every writable property, in the contract's value shapes
- * @throws ValidationError (422) with one violation per failed constraint or bad relation IRI
+ * @throws ValidationError (422) with one violation per failed constraint, bad relation IRI or
+ *   string holding a NUL character (code {@link NUL_CHARACTER})
  */
 export function toStoredData(
   resource: Resource,
@@ -71,12 +88,13 @@ export function toStoredData(
 ): Record<string, unknown> {
   const view = writableView(resource, object);
   const parsed = inputSchema(resource).safeParse(view);
-  if (!parsed.success) {
-    throw new ValidationError(parsed.error.issues.map((i): Violation => ({
+  const nul = nulViolations(view);
+  if (!parsed.success || nul.length > 0) {
+    throw new ValidationError([...nul, ...(parsed.success ? [] : parsed.error.issues.map((i): Violation => ({
       propertyPath: i.path.map(String).join('.'),
       message: i.message,
       code: i.code,
-    })));
+    })))]);
   }
   const value = parsed.data;
   const data: Record<string, unknown> = {};
