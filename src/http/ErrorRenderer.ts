@@ -45,6 +45,42 @@ function routeErrorRenderer(req: Request): RouteErrorRenderer | undefined {
   return typeof renderer === 'function' ? renderer as RouteErrorRenderer : undefined;
 }
 
+/** One route's error renderer for the paths under a prefix (see {@link scopedErrorRenderers}). */
+export interface ScopedErrorRenderer {
+  /** A path prefix, e.g. `/api`: the path itself and the paths under `/api/`. */
+  readonly prefix: string;
+  readonly renderer: RouteErrorRenderer;
+}
+
+/**
+ * The error renderers that also answer for the paths no route matches under a prefix (route
+ * options `errorRenderer` and `errorRendererPrefix`, e.g. the API's routes with `/api`: a 404
+ * or 405 under `/api/` is the API's problem details, not the kernel's page). Longest prefix first.
+ * @param routes - the routing table's routes, by name
+ */
+export function scopedErrorRenderers(
+  routes: Iterable<readonly [string, { readonly options: object }]>,
+): ScopedErrorRenderer[] {
+  const found = new Map<string, RouteErrorRenderer>();
+  for (const [, route] of routes) {
+    const { errorRenderer, errorRendererPrefix } = route.options as Record<string, unknown>;
+    if (typeof errorRenderer !== 'function' || typeof errorRendererPrefix !== 'string') continue;
+    if (!found.has(errorRendererPrefix)) found.set(errorRendererPrefix, errorRenderer as RouteErrorRenderer);
+  }
+  return [...found].map(([prefix, renderer]) => ({ prefix, renderer }))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/** The renderer whose prefix the request's path is under, for a request no route matched. */
+function scopedRenderer(
+  req: Request, scoped: readonly ScopedErrorRenderer[] | undefined,
+): RouteErrorRenderer | undefined {
+  if (scoped === undefined || scoped.length === 0 || req.kernel?.routeDefinition !== undefined) return undefined;
+  const path = req.kernel?.uri?.pathInfo;
+  if (path === undefined) return undefined;
+  return scoped.find((s) => path === s.prefix || path.startsWith(`${s.prefix}/`))?.renderer;
+}
+
 /** Options of {@link renderError}. */
 export interface ErrorRenderOptions {
   /**
@@ -62,6 +98,8 @@ export interface ErrorRenderOptions {
   /** The profiler token of this request, linked from the debug page. */
   token?: string;
   tokenLink?: string;
+  /** Renderers for the paths under a prefix that no route matched ({@link scopedErrorRenderers}). */
+  scoped?: readonly ScopedErrorRenderer[];
 }
 
 /**
@@ -222,7 +260,8 @@ export function reasonPhrase(status: number): string {
  * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
  *   `X-Debug-Exception-File` (the top frame's file, the `.ts` source when the code is source-mapped);
  * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake);
- * - a matched route with an `errorRenderer` option ({@link RouteErrorRenderer}) may write the body itself.
+ * - a matched route with an `errorRenderer` option ({@link RouteErrorRenderer}) may write the body
+ *   itself, and so may a route's renderer scoped to a path prefix for a path no route matched.
  * @param error - what was thrown
  * @throws what one of `options.templates` throws while rendering (nothing is written then)
  */
@@ -246,7 +285,7 @@ export function renderError(error: unknown, req: Request, res: Response, options
     if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);
   }
 
-  const custom = routeErrorRenderer(req);
+  const custom = routeErrorRenderer(req) ?? scopedRenderer(req, options.scoped);
   if (custom !== undefined) {
     const context = { status, title: reason, detail: message, debug: options.debug, token: options.token };
     if (custom(error, context, req, res) === true) return;

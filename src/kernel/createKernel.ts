@@ -15,6 +15,7 @@ import { errorHandler } from './errorHandler';
 import { Layer, orderLayers } from './layers';
 import { isKernelError } from '../errors/KernelError';
 import { ErrorTemplates } from '../http/ErrorTemplates';
+import { scopedErrorRenderers } from '../http/ErrorRenderer';
 import { KernelConfigError } from '../config/KernelConfigError';
 import { KernelOptions, PLUGGABLE_LAYERS, ResolvedKernelOptions, resolveKernelOptions } from './options';
 import { requestContext } from './requestContext';
@@ -162,6 +163,7 @@ export function createKernel(options: KernelOptions): Kernel {
           onError: resolved.onError,
           errors: resolved.errors,
           templates: templates.empty ? undefined : templates,
+          scoped: scopedErrorRenderers(routes),
         }),
       ),
     },

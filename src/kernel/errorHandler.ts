@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { renderError, statusOf } from '../http/ErrorRenderer';
+import { renderError, type ScopedErrorRenderer, statusOf } from '../http/ErrorRenderer';
 import type { ErrorTemplates } from '../http/ErrorTemplates';
 import type { TrustFunction } from '../http/RequestUri';
 import type { ErrorHook } from './options';
@@ -22,6 +22,8 @@ export interface ErrorLayerOptions {
   errors?: 'render' | 'next';
   /** The application's own error pages. */
   templates?: ErrorTemplates;
+  /** Route error renderers for the unmatched paths under their prefix (`scopedErrorRenderers`). */
+  scoped?: readonly ScopedErrorRenderer[];
 }
 
 /** The request's own logger when it has one (the profiler's Logs panel reads it), else the kernel's. */
@@ -63,7 +65,7 @@ function report(hook: ErrorHook, error: unknown, req: Request, logger: Logger | 
  * the clients `debugClients` allows.
  */
 export function errorHandler(options: ErrorLayerOptions): ErrorRequestHandler {
-  const { debug, debugClients = () => true, logger, onError, errors = 'render', templates } = options;
+  const { debug, debugClients = () => true, logger, onError, errors = 'render', templates, scoped } = options;
   return function kernelError(err: unknown, req: Request, res: Response, next: NextFunction) {
     if (res.headersSent) return next(err);
     const error = err;
@@ -79,6 +81,7 @@ export function errorHandler(options: ErrorLayerOptions): ErrorRequestHandler {
       timer: stopwatch !== undefined && stopwatch.enabled ? stopwatch : undefined,
       debug: debug && isDebugClient(req, debugClients),
       token,
+      scoped,
       tokenLink: token !== undefined && uri !== undefined
         ? `${uri.schemeAndHttpHost}${uri.baseUrl}/_profiler/${token}`
         : undefined,

@@ -27,7 +27,8 @@ describe('error rendering', () => {
       expect(res.headers.vary).toMatch(/Accept/);
       expect(res.headers.allow).toBe('GET, POST');
       const body = JSON.parse(res.text);
-      expect(body).toMatchObject({ title: 'Method Not Allowed', status: 405 });
+      // a path under /api: the API's problem details (API Platform's title and type; issue 24)
+      expect(body).toMatchObject({ title: 'An error occurred', status: 405, type: '/errors/405' });
       expect(body.detail).toMatch(/^No route found for "DELETE http:\/\/127\.0\.0\.1:\d+\/api\/books": Method Not Allowed \(Allow: GET, POST\)$/);
     }
   });

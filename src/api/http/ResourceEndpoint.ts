@@ -12,7 +12,8 @@ import { normalizeItem } from '../serializer/normalize';
 import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
 import { mergePatch } from '../write/mergePatch';
-import { invalidRelation, toStoredData } from '../write/inputData';
+import { toStoredData } from '../write/inputData';
+import { denormalizationError, itemNotFoundForIri, updateNotAllowed } from '../write/denormalizationError';
 import { ConflictError, InvalidQueryError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
 import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
@@ -143,7 +144,9 @@ export class ResourceEndpoint {
    * The `denormalize` route option: the new object from the body. POST and PUT take
    * `application/json` or `application/ld+json` (415 otherwise) and replace every property;
    * PATCH takes only `application/merge-patch+json` (RFC 7386) merged into the stored item.
-   * @throws HttpError 415 for another media type, 400 for a body that is not a JSON object
+   * @throws HttpError 415 for another media type, 400 for a body that is not a JSON object or
+   *   that the resource cannot read (`denormalizationError`: a wrong type, a bad IRI; a JSON-LD
+   *   POST with an `@id`)
    */
   readonly denormalize = (req: Request, previous: object | null): object => {
     const operation = this.operationOf(req);
@@ -156,8 +159,13 @@ export class ResourceEndpoint {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new HttpError('ERR_HTTP_BAD_REQUEST', 'Expected a JSON object body.');
     }
-    if (patch) return mergePatch(previous ?? {}, body) as object;
-    const object: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    if (!patch && previous === null && '@id' in body && req.is('application/ld+json')) throw updateNotAllowed();
+    const object = patch
+      ? mergePatch(previous ?? {}, body) as Record<string, unknown>
+      : { ...(body as Record<string, unknown>) };
+    const error = denormalizationError(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl);
+    if (error !== undefined) throw error;
+    if (patch) return object;
     if (previous !== null) object.id = (previous as { id?: unknown }).id;
     else delete object.id;
     return object;
@@ -250,7 +258,8 @@ export class ResourceEndpoint {
   private written(outcome: WriteOutcome, req: Request): StoredItem {
     switch (outcome.status) {
       case 'ok': return outcome.item;
-      case 'invalid_relation': throw invalidRelation(this.resource, outcome.property);
+      case 'invalid_relation':
+        throw itemNotFoundForIri((req.denormalized?.object as Record<string, unknown> | undefined)?.[outcome.property]);
       case 'not_found': throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
       case 'conflict': throw new PreconditionFailedError(etagOf(outcome.current));
     }

@@ -23,6 +23,8 @@ import { defaultDocumentationPage, sendFormatted } from './respond';
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
   errorRenderer: ReturnType<typeof apiErrorRenderer>;
+  /** The renderer also answers the 404s and 405s under the entrypoint (`scopedErrorRenderers`). */
+  errorRendererPrefix: string;
 }
 
 function resolvePaths(options: ApiOptions): ApiPaths {
@@ -109,7 +111,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   const paths = resolvePaths(options);
   const docsPath = options.docsPath ?? `${paths.entrypoint}/docs`;
   const page: RequestHandler = options.documentationPage ?? defaultDocumentationPage(paths, docsPath);
-  const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths) };
+  const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths), errorRendererPrefix: paths.entrypoint };
   const routes = new RouteCollection();
   const add = (name: string, route: Route): void => {
     if (routes.get(name) !== undefined) {

@@ -131,8 +131,8 @@ function errorResponse(status: number, router: RouterAnswers): object {
   return {
     description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
     content: {
+      // every format's errors, JSON-LD's with its Hydra keys (API Platform 3.4's default)
       [PROBLEM]: { schema: ref(violations ? ERROR_SCHEMAS.violations : ERROR_SCHEMAS.error) },
-      [JSONLD]: { schema: ref(violations ? ERROR_SCHEMAS.violationsJsonLd : ERROR_SCHEMAS.errorJsonLd) },
       // the HTTP Basic challenge (Symfony's BasicAuthenticationEntryPoint): an empty text/html body
       ...(status === 401 ? { 'text/html': { schema: { type: 'string', maxLength: 0 } } } : {}),
       // an id the route's requirement refuses matches no route: the router's 404, an HTML page for

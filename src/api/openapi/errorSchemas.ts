@@ -2,8 +2,9 @@ import type { JsonSchema } from './resourceSchemas';
 
 /**
  * The error bodies the API sends, as OpenAPI components: problem details (RFC 9457 §3,
- * `application/problem+json`) for a JSON or HAL client, with `violations` for a 422; for a
- * JSON-LD client, API Platform 3's `hydra:Error` and `ConstraintViolationList`.
+ * `application/problem+json`) for every format, with `violations` for a 422; a JSON-LD client's
+ * carry API Platform 3.4's Hydra keys too (`@context`, `@id`, `@type`, `hydra:title`,
+ * `hydra:description`).
  * @module
  */
 
@@ -14,8 +15,6 @@ export const PROBLEM = 'application/problem+json';
 export const ERROR_SCHEMAS = Object.freeze({
   error: 'Error',
   violations: 'ConstraintViolationList',
-  errorJsonLd: 'Error.jsonld',
-  violationsJsonLd: 'ConstraintViolationList.jsonld',
 });
 
 /** What each status means, for its OpenAPI response description. */
@@ -48,18 +47,31 @@ const VIOLATIONS: JsonSchema = {
 };
 
 const PROBLEM_PROPERTIES: Record<string, JsonSchema> = {
-  type: { type: 'string', description: 'A URI reference naming the problem type (`about:blank` when none).' },
+  type: { type: 'string', description: 'A URI reference naming the problem type: `/errors/<status>`, '
+    + '`/validation_errors/<code>` for a 422.' },
   title: { type: 'string', description: 'A short summary of the problem type.' },
   status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status code.' },
   detail: { type: 'string', description: 'What went wrong, for this occurrence.' },
   instance: { type: 'string', description: 'A URI reference of this occurrence.' },
 };
 
+/** The keys a JSON-LD client's errors carry besides RFC 9457's. */
 const HYDRA_PROPERTIES: Record<string, JsonSchema> = {
-  '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
+  '@context': { type: 'string' },
+  '@id': { type: 'string' },
   '@type': { type: 'string' },
   'hydra:title': { type: 'string' },
   'hydra:description': { type: 'string', description: 'What went wrong.' },
+};
+
+/** The debug mode's stack frames. */
+const TRACE: JsonSchema = {
+  type: 'array',
+  description: 'In debug mode only: the stack frames where the error was thrown.',
+  items: {
+    type: 'object',
+    properties: { function: { type: 'string' }, file: { type: 'string' }, line: { type: 'integer' } },
+  },
 };
 
 /** The error schemas, by component name. */
@@ -68,26 +80,14 @@ export function errorSchemas(): Record<string, JsonSchema> {
     [ERROR_SCHEMAS.error]: {
       type: 'object',
       description: 'Problem details (RFC 9457).',
-      properties: PROBLEM_PROPERTIES,
-      required: ['title', 'status'],
+      properties: { ...PROBLEM_PROPERTIES, ...HYDRA_PROPERTIES, trace: TRACE },
+      required: ['type', 'title', 'status', 'detail'],
     },
     [ERROR_SCHEMAS.violations]: {
       type: 'object',
       description: 'Problem details (RFC 9457) with the constraint violations of the body.',
-      properties: { ...PROBLEM_PROPERTIES, violations: VIOLATIONS },
-      required: ['title', 'status', 'violations'],
-    },
-    [ERROR_SCHEMAS.errorJsonLd]: {
-      type: 'object',
-      description: 'A Hydra error (`hydra:Error`).',
-      properties: HYDRA_PROPERTIES,
-      required: ['@type', 'hydra:description'],
-    },
-    [ERROR_SCHEMAS.violationsJsonLd]: {
-      type: 'object',
-      description: 'The constraint violations of the body, in JSON-LD.',
-      properties: { ...HYDRA_PROPERTIES, '@type': { const: 'ConstraintViolationList' }, violations: VIOLATIONS },
-      required: ['@type', 'violations'],
+      properties: { ...PROBLEM_PROPERTIES, ...HYDRA_PROPERTIES, violations: VIOLATIONS, trace: TRACE },
+      required: ['type', 'title', 'status', 'detail', 'violations'],
     },
   };
 }

@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Resource } from '../resource/defineResource';
 import type { CollectionPage, PropertyKind } from '../state/types';
-import type { Violation } from '../http/ApiErrors';
 import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
@@ -249,26 +248,5 @@ export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: st
         'hydra:title': 'A constraint violation list',
       },
     ],
-  };
-}
-
-/** An error (API Platform 3 `hydra:Error`), or a `ConstraintViolationList` when there are violations. */
-export function errorJsonLd(
-  detail: string, violations: readonly Violation[] | undefined, paths: ApiPaths, base: RequestBase,
-): Record<string, unknown> {
-  if (violations !== undefined) {
-    return {
-      '@context': contextIri(paths, base, 'ConstraintViolationList'),
-      '@type': 'ConstraintViolationList',
-      'hydra:title': 'An error occurred',
-      'hydra:description': detail,
-      violations: violations.map((v) => ({ propertyPath: v.propertyPath, message: v.message, code: v.code })),
-    };
-  }
-  return {
-    '@context': contextIri(paths, base, 'Error'),
-    '@type': 'hydra:Error',
-    'hydra:title': 'An error occurred',
-    'hydra:description': detail,
   };
 }

@@ -30,7 +30,7 @@ export function inputSchema(resource: Resource): z.ZodObject {
 const NULLABLE = new WeakMap<Resource, ReadonlySet<string>>();
 
 /** The properties whose schema accepts null (`.nullable()`), not only absence (`.optional()`, `.default()`). */
-function nullableProperties(resource: Resource): ReadonlySet<string> {
+export function nullableProperties(resource: Resource): ReadonlySet<string> {
   let set = NULLABLE.get(resource);
   if (set === undefined) {
     const shape = resource.schema.shape as Record<string, z.ZodType>;
