@@ -84,10 +84,12 @@ describe('JSON bodies of the demo API, nested deep', () => {
     expect((await request(server).get('/api/books/2').set('Accept', 'application/json')).body.title).toBe('Hyperion');
   });
 
-  test('512 levels are read (the zod schema answers), 513 are the 400', async () => {
+  test('512 levels are read (the API\'s type check answers), 513 are the 400', async () => {
     // the outer object is one level: 511 more inside it make 512
     const at = await send('put', `{"title":"Hyperion","isbn":${nested(511, 'object', '"x"')}}`);
-    expect(at.status).toBe(422);
+    // API Platform's denormalization 400 for a value of the wrong type (issue 24), not the depth's
+    expect([at.status, at.body.detail])
+      .toEqual([400, 'The type of the "isbn" attribute must be "string", "array" given.']);
     const over = await send('put', `{"title":"Hyperion","isbn":${nested(512, 'object', '"x"')}}`);
     expect([over.status, over.body.detail]).toEqual([400, DEPTH_MESSAGE]);
   });
