@@ -1,16 +1,20 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
 import { requestBase } from '../api/serializer/ApiContext';
-import type { QueryLogEntry, StateContext, StoredItem } from '../api/state/types';
+import {
+  isAtomic, type DeleteOutcome, type QueryLogEntry, type StateContext, type StateProcessor, type StoredItem,
+  type WriteOutcome,
+} from '../api/state/types';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
 import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';
 import { requestLog } from '../profiler/requestLogger';
 import { csrfToken, isCsrfTokenValid } from '../security/csrf';
+import { existingSession } from '../session/previousSession';
 import { requireSession } from '../session/requireSession';
 import type { ResolvedAdminOptions } from './AdminOptions';
 import { adminResource, itemLabel, type AdminResource } from './AdminResource';
-import { AuditLog, type AuditAction } from './AuditLog';
+import { AuditLog, type AuditAction, type AuditEntry } from './AuditLog';
 import { translatorFor, type Translator } from './translations';
 
 declare module 'express-session' {
@@ -25,6 +29,14 @@ const TEMPLATES: nunjucks.Environment = createTemplateEnvironment([TEMPLATES_DIR
 
 /** Longest form body read, in bytes (a long text fits; more is a 413). */
 const FORM_LIMIT = '64kb';
+
+/** What the audit log records of one change: what was done, to which item, which fields. */
+export interface AuditedChange {
+  readonly action: AuditAction;
+  readonly item: StoredItem;
+  /** The properties the change set (create), changed (update) or held (delete). */
+  readonly changes: readonly string[];
+}
 
 /** One select option. */
 export interface Choice {
@@ -72,10 +84,11 @@ export class AdminApp {
     session.adminFlash = [...(session.adminFlash ?? []), message];
   }
 
+  /** The flash messages, then forgotten; reads only a session the request came with (never starts one). */
   private takeFlash(req: Request): string[] {
-    const session = requireSession(req);
-    const messages = session.adminFlash ?? [];
-    if (messages.length > 0) delete session.adminFlash;
+    const session = existingSession(req);
+    const messages = session?.adminFlash ?? [];
+    if (messages.length > 0) delete session!.adminFlash;
     return messages;
   }
 
@@ -98,17 +111,48 @@ export class AdminApp {
     res.redirect(303, location);
   }
 
-  /** Writes an audit entry and logs it through `req.log` (the profiler's Logs panel). */
-  async record(
-    req: Request, action: AuditAction, admin: AdminResource, item: StoredItem, changes: readonly string[],
-  ): Promise<void> {
-    const username = req.user?.identifier ?? null;
-    const entry = {
-      occurredAt: new Date().toISOString(), username, action, resource: admin.shortName, itemId: item.id, changes,
+  /**
+   * Makes one change of the back office and keeps its audit entry, as one unit: when the
+   * resource's processor keeps the audit log too (the default) and can make units
+   * (`AtomicStateProcessor`: MemoryState, the SQL store), the item's write and the entry's insert
+   * are one transaction, so both are kept or neither is. Otherwise the entry is written after the
+   * change. The entry is logged through `req.log` (the profiler's Logs panel) once kept.
+   * @param write - the change, made through the processor it is given
+   * @param audited - what to record for the change's outcome; undefined when it changed nothing
+   * @returns the change's outcome
+   * @throws StorageUnavailableError (503) `Audit log storage is unavailable.` when the entry
+   *   cannot be written (see {@link isAuditFailure}); in a unit, the change was not kept either
+   */
+  async change<T extends WriteOutcome | DeleteOutcome>(
+    req: Request,
+    admin: AdminResource,
+    write: (processor: StateProcessor) => Promise<T>,
+    audited: (outcome: T) => AuditedChange | undefined,
+  ): Promise<T> {
+    const processor = admin.resource.processor!;
+    const context = this.stateContext(req);
+    let entry: AuditEntry | undefined;
+    const unit = async (target: StateProcessor, audit: AuditLog): Promise<T> => {
+      const outcome = await write(target);
+      const change = audited(outcome);
+      entry = undefined;
+      if (change === undefined) return outcome;
+      const { action, item, changes } = change;
+      const username = req.user?.identifier ?? null;
+      entry = {
+        occurredAt: new Date().toISOString(), username, action, resource: admin.shortName, itemId: item.id, changes,
+      };
+      await audit.record(entry, context);
+      return outcome;
     };
-    const what = `admin: ${admin.shortName} ${item.id} ${action}d by ${username ?? 'anonymous'}`;
-    requestLog(req)?.info({ audit: entry }, what);
-    await this.audit.record(entry, this.stateContext(req));
+    const outcome = isAtomic(processor) && processor === this.options.auditStore.processor
+      ? await processor.atomically((store) => unit(store, new AuditLog({ provider: store, processor: store })), context)
+      : await unit(processor, this.audit);
+    if (entry !== undefined) {
+      const what = `admin: ${admin.shortName} ${entry.itemId} ${entry.action}d by ${entry.username ?? 'anonymous'}`;
+      requestLog(req)?.info({ audit: entry }, what);
+    }
+    return outcome;
   }
 
   /** The choices of a relation's select: the target's items (the first 100 by label), `(none)` first. */
@@ -122,19 +166,36 @@ export class AdminApp {
     return page.items.map((item) => ({ value: String(item.id), label: itemLabel(admin, item) }));
   }
 
-  /** The labels of the related items the given items point to, by `<shortName>:<id>`. */
+  /**
+   * The labels of the related items the given items point to, by `<shortName>:<id>` (`#<id>` for
+   * an item that is gone): one query per related resource, whatever the number of items.
+   */
   async relationLabels(
     req: Request, admin: AdminResource, items: readonly StoredItem[],
   ): Promise<Map<string, string>> {
-    const labels = new Map<string, string>();
+    const wanted = new Map<AdminResource, Set<number>>();
     for (const field of admin.fields) {
       const target = field.relation === undefined ? undefined : this.admins.get(field.relation);
       if (target === undefined) continue;
-      const ids = new Set(items.map((i) => i.data[field.name]).filter((v): v is number => typeof v === 'number'));
+      const ids = wanted.get(target) ?? new Set<number>();
+      for (const item of items) {
+        const id = item.data[field.name];
+        if (typeof id === 'number') ids.add(id);
+      }
+      wanted.set(target, ids);
+    }
+    const labels = new Map<string, string>();
+    for (const [target, ids] of wanted) {
+      if (ids.size === 0) continue;
+      const { provider, metadata } = target.resource;
+      const page = await provider.provideCollection(metadata, {
+        conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: [...ids] }],
+        order: [], page: 1, itemsPerPage: ids.size, partial: true,
+      }, this.stateContext(req));
+      const found = new Map(page.items.map((related) => [related.id, related]));
       for (const id of ids) {
-        const { provider, metadata } = target.resource;
-        const related = await provider.provideItem(metadata, id, this.stateContext(req));
-        labels.set(`${target.shortName}:${id}`, related === null ? `#${id}` : itemLabel(target, related));
+        const related = found.get(id);
+        labels.set(`${target.shortName}:${id}`, related === undefined ? `#${id}` : itemLabel(target, related));
       }
     }
     return labels;
@@ -142,7 +203,8 @@ export class AdminApp {
 
   /**
    * Renders a page of `templates/admin/` with what every page shows: the translator, the
-   * navigation, the user, the CSRF token of the logout form and the flash messages.
+   * navigation, the user, the CSRF token of the forms (the session's, unless `context.token` gives
+   * one) and the flash messages.
    */
   render(req: Request, res: Response, status: number, template: string, context: Record<string, unknown>): void {
     const { t, lang } = this.translator(req);
@@ -156,7 +218,8 @@ export class AdminApp {
       home: this.url(req),
       logout: this.url(req, 'logout'),
       nav: [...this.admins.values()].map((a) => ({ label: a.shortName, url: this.url(req, a.slug) })),
-      token: csrfToken(req),
+      // the forms' token (the session's); a page that gives its own (the login page) starts no session
+      token: typeof context.token === 'string' ? context.token : csrfToken(req),
       flashes: this.takeFlash(req),
     });
     res.status(status).type('text/html; charset=utf-8').send(html);

@@ -1,4 +1,6 @@
 import type { Migration } from 'kysely';
+import { isKernelError } from '../errors/KernelError';
+import { storageUnavailable, StorageUnavailableError } from '../storage/StorageUnavailableError';
 import { createResourceTable } from '../api/sql/migrations';
 import type { SqlDatabase } from '../api/sql/SqlState';
 import type {
@@ -64,6 +66,14 @@ export function auditLogMigration(): Migration {
   };
 }
 
+/** The store's name in the 503 of a failed entry: `Audit log storage is unavailable.` */
+export const AUDIT_STORE = 'Audit log';
+
+/** Whether `error` is {@link AuditLog.record}'s failure (the change it was for was not kept, in a unit). */
+export function isAuditFailure(error: unknown): error is StorageUnavailableError {
+  return isKernelError(error, 'ERR_HTTP_STORAGE_UNAVAILABLE') && error.store === AUDIT_STORE;
+}
+
 /** Where the audit log is kept: a state provider and processor (the resources' own, by default). */
 export interface AuditStore {
   readonly provider: StateProvider;
@@ -76,13 +86,23 @@ export class AuditLog {
 
   /**
    * Keeps one entry.
-   * @throws StorageUnavailableError (503) when the store is down; Error when `audit_log` is missing
+   * @throws StorageUnavailableError (503) `Audit log storage is unavailable.` for every failure:
+   *   the store is down, `audit_log` is missing, a trigger or constraint refused the row (the
+   *   reason and `cause` say which, for the log)
    */
   async record(entry: AuditEntry, context?: StateContext): Promise<void> {
-    const outcome = await this.store.processor.create(
-      AUDIT_LOG_METADATA, { ...entry, changes: JSON.stringify(entry.changes) }, context,
-    );
-    if (outcome.status !== 'ok') throw new Error(`the audit log refused an entry: ${outcome.status}`);
+    let outcome;
+    try {
+      outcome = await this.store.processor.create(
+        AUDIT_LOG_METADATA, { ...entry, changes: JSON.stringify(entry.changes) }, context,
+      );
+    } catch (e) {
+      // a 503 of the SQL store names the table's resource (`AdminAuditEntry`): renamed, reason kept
+      throw isKernelError(e, 'ERR_HTTP_STORAGE_UNAVAILABLE')
+        ? new StorageUnavailableError(AUDIT_STORE, e.reason, { cause: e })
+        : storageUnavailable(AUDIT_STORE, e);
+    }
+    if (outcome.status !== 'ok') throw new StorageUnavailableError(AUDIT_STORE, `the store answered ${outcome.status}`);
   }
 
   /**

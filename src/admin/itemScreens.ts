@@ -6,6 +6,9 @@ import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';
 import { changedFields, formObject, itemValues, submittedValues, type FormValue } from './formData';
+import { isAuditFailure } from './AuditLog';
+import { requestLog } from '../profiler/requestLogger';
+import type { StorageUnavailableError } from '../storage/StorageUnavailableError';
 
 /**
  * The screens of one item (EasyAdmin's `detail`, `new`, `edit` and `delete` actions) and the
@@ -16,11 +19,31 @@ import { changedFields, formObject, itemValues, submittedValues, type FormValue 
  * @module
  */
 
+/** Logs why the audit log failed (the page only says that it did). */
+function logAuditFailure(req: Request, error: StorageUnavailableError): void {
+  requestLog(req)?.error({ err: error, reason: error.reason },
+    'admin: the audit log could not be written; the change was not kept');
+}
+
+/**
+ * Answers a change whose audit entry could not be written: the page again (`render`, a 503 with
+ * `Retry-After`) with the message that nothing was saved, the values kept; the reason goes to the log.
+ */
+function auditFailed(
+  app: AdminApp, req: Request, error: StorageUnavailableError, render: (problem: string) => void | Promise<void>,
+): void | Promise<void> {
+  logAuditFailure(req, error);
+  for (const [name, value] of Object.entries(error.headers)) req.res!.setHeader(name, value);
+  return render(app.translator(req).t('audit.failed'));
+}
+
 /** The form's state: values shown, errors by field, and the page's status. */
 interface FormState {
   readonly values: Readonly<Record<string, FormValue>>;
   readonly violations: readonly Violation[];
   readonly conflict?: boolean;
+  /** A message about the whole form (the audit log could not be written: nothing was saved). */
+  readonly problem?: string;
 }
 
 async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Promise<StoredItem> {
@@ -67,6 +90,7 @@ async function renderForm(
     general,
     hasErrors: state.violations.length > 0,
     conflict: state.conflict === true,
+    problem: state.problem,
     version: item?.version,
     action: item === null ? app.url(req, admin.slug, 'new') : app.url(req, admin.slug, item.id, 'edit'),
     cancel: item === null ? app.url(req, admin.slug) : app.url(req, admin.slug, item.id),
@@ -117,14 +141,23 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
     const values = submittedValues(admin, body);
     const checked = validate(app, admin, body);
     if ('violations' in checked) return renderForm(app, req, res, admin, null, { values, ...checked }, 422);
-    const { processor, metadata } = admin.resource;
-    const outcome = await processor!.create(metadata, checked.data, app.stateContext(req));
+    const { metadata } = admin.resource;
+    let outcome;
+    try {
+      outcome = await app.change(req, admin,
+        (processor) => processor.create(metadata, checked.data, app.stateContext(req)),
+        (o) => (o.status === 'ok'
+          ? { action: 'create', item: o.item, changes: changedFields(admin, null, o.item.data) } : undefined));
+    } catch (e) {
+      if (!isAuditFailure(e)) throw e;
+      return auditFailed(app, req, e,
+        (problem) => renderForm(app, req, res, admin, null, { values, violations: [], problem }, 503));
+    }
     if (outcome.status === 'invalid_relation') {
       const { violations } = invalidRelation(admin.resource, outcome.property);
       return renderForm(app, req, res, admin, null, { values, violations }, 422);
     }
     if (outcome.status !== 'ok') throw new Error(`create answered ${outcome.status}`);
-    await app.record(req, 'create', admin, outcome.item, changedFields(admin, null, outcome.item.data));
     const { t } = app.translator(req);
     app.seeOther(req, res, t('flash.created', { item: itemLabel(admin, outcome.item) }),
       app.url(req, admin.slug, outcome.item.id));
@@ -152,8 +185,18 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
     const stale = { ...item, version }; // the form keeps the version it was made from
     const checked = validate(app, admin, body);
     if ('violations' in checked) return renderForm(app, req, res, admin, stale, { values, ...checked }, 422);
-    const { processor, metadata } = admin.resource;
-    const outcome = await processor!.replace(metadata, item.id, checked.data, version, app.stateContext(req));
+    const { metadata } = admin.resource;
+    let outcome;
+    try {
+      outcome = await app.change(req, admin,
+        (processor) => processor.replace(metadata, item.id, checked.data, version, app.stateContext(req)),
+        (o) => (o.status === 'ok'
+          ? { action: 'update', item: o.item, changes: changedFields(admin, item.data, o.item.data) } : undefined));
+    } catch (e) {
+      if (!isAuditFailure(e)) throw e;
+      return auditFailed(app, req, e,
+        (problem) => renderForm(app, req, res, admin, stale, { values, violations: [], problem }, 503));
+    }
     switch (outcome.status) {
       case 'conflict':
         return renderForm(app, req, res, admin, stale, { values, violations: [], conflict: true }, 409);
@@ -164,7 +207,6 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
       case 'ok': break;
     }
-    await app.record(req, 'update', admin, outcome.item, changedFields(admin, item.data, outcome.item.data));
     const { t } = app.translator(req);
     app.seeOther(req, res, t('flash.updated', { item: itemLabel(admin, outcome.item) }),
       app.url(req, admin.slug, item.id));
@@ -187,15 +229,22 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
       });
     if (req.method !== 'POST') return page(200);
     const body = await app.checkedForm(req, res);
-    const { processor, metadata } = admin.resource;
-    const outcome = await processor!.remove(metadata, item.id, formVersion(body), app.stateContext(req));
+    const { metadata } = admin.resource;
+    let outcome;
+    try {
+      outcome = await app.change(req, admin,
+        (processor) => processor.remove(metadata, item.id, formVersion(body), app.stateContext(req)),
+        (o) => (o.status === 'ok' ? { action: 'delete', item, changes: [] } : undefined));
+    } catch (e) {
+      if (!isAuditFailure(e)) throw e;
+      return auditFailed(app, req, e, (problem) => page(503, problem, formVersion(body)));
+    }
     switch (outcome.status) {
       case 'referenced': return page(409, t('delete.referenced', { item: label, by: outcome.by }));
       case 'conflict': return page(409, t('delete.conflict', { item: label }), formVersion(body));
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
       case 'ok': break;
     }
-    await app.record(req, 'delete', admin, item, []);
     app.seeOther(req, res, t('flash.deleted', { item: label }), app.url(req, admin.slug));
   };
 }
@@ -213,22 +262,30 @@ export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
       .map(Number).slice(0, 100);
     const index = app.url(req, admin.slug);
     if (ids.length === 0) return app.seeOther(req, res, t('flash.batch_none'), index);
-    const { provider, processor, metadata } = admin.resource;
+    const { provider, metadata } = admin.resource;
     let deleted = 0;
     const kept: string[] = [];
+    let stopped = false;
     for (const id of ids) {
       const item = await provider.provideItem(metadata, id, app.stateContext(req));
       if (item === null) continue;
-      const outcome = await processor!.remove(metadata, id, item.version, app.stateContext(req));
-      if (outcome.status === 'ok') {
-        deleted++;
-        await app.record(req, 'delete', admin, item, []);
-      } else {
-        kept.push(itemLabel(admin, item));
+      let outcome;
+      try {
+        outcome = await app.change(req, admin,
+          (processor) => processor.remove(metadata, id, item.version, app.stateContext(req)),
+          (o) => (o.status === 'ok' ? { action: 'delete', item, changes: [] } : undefined));
+      } catch (e) {
+        if (!isAuditFailure(e)) throw e;
+        logAuditFailure(req, e);
+        stopped = true; // this item and the next ones are kept
+        break;
       }
+      if (outcome.status === 'ok') deleted++;
+      else kept.push(itemLabel(admin, item));
     }
     const message = t('flash.batch_deleted', { count: deleted })
-      + (kept.length > 0 ? ` ${t('flash.batch_kept', { items: kept.join(', ') })}` : '');
+      + (kept.length > 0 ? ` ${t('flash.batch_kept', { items: kept.join(', ') })}` : '')
+      + (stopped ? ` ${t('flash.batch_audit_failed')}` : '');
     app.seeOther(req, res, message, index);
   };
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { TEMPLATES_DIR } from '../http/templates';
 import { lastAuthenticationError, lastUsername } from '../security/AuthenticationUtils';
 import { csrfToken } from '../security/csrf';
+import { loginCsrfToken } from '../security/loginCsrf';
 import { isLocalPath } from '../security/localPath';
 import type { AdminApp } from './AdminApp';
 import type { Translator } from './translations';
@@ -49,7 +50,8 @@ function loginError(message: string | null, t: Translator): string | null {
 /**
  * `GET /admin/login` (Symfony's login form template): `_username` (the last one tried),
  * `_password`, `_csrf_token`, `_target_path` (from `?_target_path=`, `isLocalPath` only) and the
- * last error, translated. The firewall's form login answers the POST.
+ * last error, translated. The firewall's form login answers the POST. The page starts no session
+ * (its CSRF token is `loginCsrfToken`'s double-submit cookie): a flood of views stores nothing.
  */
 export function loginPage(app: AdminApp) {
   return function adminLogin(req: Request, res: Response): void {
@@ -59,7 +61,9 @@ export function loginPage(app: AdminApp) {
       action: app.url(req, 'login'),
       error: loginError(lastAuthenticationError(req), t),
       username: lastUsername(req),
-      csrf: csrfToken(req),
+      csrf: loginCsrfToken(req, res),
+      // the logout form's, shown to a user only: an anonymous view starts no session
+      token: req.user === undefined ? '' : csrfToken(req),
       targetPath: isLocalPath(req.query._target_path) ? req.query._target_path : '',
     });
   };

@@ -26,6 +26,7 @@ export const EN = Object.freeze({
   'audit.create': 'created',
   'audit.update': 'updated',
   'audit.delete': 'deleted',
+  'audit.failed': 'Nothing was saved: the audit log cannot be written right now. Try again in a moment.',
   'index.new': 'New {resource}',
   'index.search': 'Search',
   'index.search_label': 'Search in {fields}',
@@ -78,6 +79,8 @@ export const EN = Object.freeze({
   'flash.batch_deleted': '{count} items were deleted.',
   'flash.batch_kept': 'Not deleted: {items}.',
   'flash.batch_none': 'No item was selected.',
+  'flash.batch_audit_failed': 'The audit log cannot be written right now: the other items were kept. '
+    + 'Try again in a moment.',
   'login.title': 'Sign in',
   'login.username': 'Username',
   'login.password': 'Password',
@@ -115,6 +118,8 @@ export const FR: Catalog = Object.freeze({
   'audit.create': 'créé',
   'audit.update': 'modifié',
   'audit.delete': 'supprimé',
+  'audit.failed': 'Rien n’a été enregistré : le journal d’audit ne peut pas être écrit pour le moment. '
+    + 'Réessayez dans un instant.',
   'index.new': 'Nouveau : {resource}',
   'index.search': 'Rechercher',
   'index.search_label': 'Rechercher dans {fields}',
@@ -167,6 +172,8 @@ export const FR: Catalog = Object.freeze({
   'flash.batch_deleted': '{count} éléments ont été supprimés.',
   'flash.batch_kept': 'Non supprimés : {items}.',
   'flash.batch_none': 'Aucun élément n’a été sélectionné.',
+  'flash.batch_audit_failed': 'Le journal d’audit ne peut pas être écrit pour le moment : les autres éléments '
+    + 'ont été gardés. Réessayez dans un instant.',
   'login.title': 'Connexion',
   'login.username': 'Nom d’utilisateur',
   'login.password': 'Mot de passe',

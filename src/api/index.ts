@@ -37,6 +37,7 @@ export { mergePatch } from './write/mergePatch';
 export { MemoryState } from './state/MemoryState';
 export { ApiCollector, type ApiData } from './profiler/ApiCollector';
 export type * from './state/types';
+export { isAtomic } from './state/types';
 export {
   createOpenApiDocument, createDocsPage, createDocsRoutes, OPENAPI_MEDIA_TYPE,
   type OpenApiDocument, type OpenApiOptions, type DocsRoutesOptions,

@@ -44,6 +44,8 @@ const BEARER = /^bearer ([a-zA-Z0-9\-._~+/]+=*)$/i;
  */
 export class AccessTokenAuthenticator implements Authenticator, AuthenticationEntryPoint {
   readonly name = 'access_token';
+  /** Credentials come with every request: nothing is kept in the session (no session, no cookie). */
+  readonly stateless = true;
   private readonly lookup: AccessTokenLookup;
   private readonly realm: string | undefined;
 

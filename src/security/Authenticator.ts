@@ -39,6 +39,14 @@ export interface Authenticator extends Partial<AuthenticationEntryPoint> {
    * form shows the message), where a throttled attempt is otherwise a 429. @default false
    */
   readonly interactive?: boolean;
+  /**
+   * Credentials that come with every request (HTTP Basic, bearer tokens): a success is not kept
+   * in the session, which is neither started nor migrated, so the request stores no session and
+   * gets no `Set-Cookie`. Symfony keeps an `http_basic` token in a stateful firewall's session,
+   * which costs one stored session per request of an API client that never sends the cookie
+   * back. Logins (form, JSON) are not stateless: the session keeps their user. @default false
+   */
+  readonly stateless?: boolean;
   /** True when the request carries credentials for this authenticator; it then runs. */
   supports(req: Request): boolean;
   /**

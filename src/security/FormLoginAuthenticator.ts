@@ -9,6 +9,7 @@ import { type AuthenticationError, badCredentials, invalidCsrfToken } from './Au
 import { AUTHENTICATION_ERROR, LAST_USERNAME } from './AuthenticationUtils';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import { isCsrfTokenValid } from './csrf';
+import { forgetLoginCsrfToken, isLoginCsrfTokenValid } from './loginCsrf';
 import { isLocalPath, localPathSchema, underBase } from './localPath';
 import { decodedPathInfo } from './RequestMatcher';
 
@@ -61,9 +62,11 @@ export function targetPathKey(req: Request): string {
  * - The fields `_username` and `_password` must be strings: a missing one is a 400
  *   `The key "_username" must be a string.`; the username is trimmed and kept in the session
  *   for the form (`lastUsername`).
- * - `_csrf_token` must be the session's token (`isCsrfTokenValid`), checked before throttling
- *   and the password: a bad one fails with `Invalid CSRF token.`, counts no throttled attempt
- *   and logs nobody in.
+ * - `_csrf_token` must be the login page's stateless token (`loginCsrfToken`: a double-submit
+ *   cookie, refused from another origin; the page starts no session) or the session's token
+ *   (`csrfToken`, for a login page that has a session anyway), checked before throttling and the
+ *   password: a bad one fails with `Invalid CSRF token.`, counts no throttled attempt and logs
+ *   nobody in.
  * - Success: the firewall migrates the session (new id, CSRF token renewed) and keeps the user
  *   there; this answers 302 to `_target_path` when it is a local path, else to the URL the entry
  *   point saved, else to `defaultTargetPath` (Symfony `DefaultAuthenticationSuccessHandler`).
@@ -126,7 +129,8 @@ export class FormLoginAuthenticator implements Authenticator, AuthenticationEntr
     const session = sessionOf(req);
     if (session !== undefined) session[LAST_USERNAME] = username.slice(0, MAX_USERNAME_LENGTH);
     const password = this.field(body, this.passwordParameter);
-    if (!isCsrfTokenValid(req, body[this.csrfParameter])) throw invalidCsrfToken();
+    const token = body[this.csrfParameter];
+    if (!isLoginCsrfTokenValid(req, token) && !isCsrfTokenValid(req, token)) throw invalidCsrfToken();
     if (username === '' || username.length > MAX_USERNAME_LENGTH || password === '') throw badCredentials();
     return { userIdentifier: username, password };
   }
@@ -137,8 +141,9 @@ export class FormLoginAuthenticator implements Authenticator, AuthenticationEntr
     return value;
   }
 
-  /** 302 to the target path (see the class); forgets the saved one. */
+  /** 302 to the target path (see the class); forgets the saved one and the login page's token. */
   onAuthenticationSuccess(req: Request, res: Response): boolean {
+    forgetLoginCsrfToken(req, res);
     const session = sessionOf(req);
     const key = targetPathKey(req);
     const saved = session?.[key];

@@ -26,6 +26,8 @@ export type HttpBasicAuthenticatorOptions = z.input<typeof httpBasicAuthenticato
  */
 export class HttpBasicAuthenticator implements Authenticator, AuthenticationEntryPoint {
   readonly name = 'http_basic';
+  /** Credentials come with every request: nothing is kept in the session (no session, no cookie). */
+  readonly stateless = true;
   readonly realm: string;
   private readonly challenge: string;
 

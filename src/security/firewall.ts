@@ -9,6 +9,7 @@ import { RequestFacts, requestFacts } from './RequestMatcher';
 import type { SecurityState } from './SecurityState';
 import type { SecurityUser } from './SecurityUser';
 import { existingSession } from '../session/previousSession';
+import { keepOutOfCaches } from './privateResponse';
 
 /** The part of a session (express-session's `req.session`) the firewall uses. */
 interface SessionLike {
@@ -60,8 +61,11 @@ async function migrateSession(req: Request, key: string, identifier: string): Pr
  * 3. answers `POST` on a firewall's `logout.path` (see {@link LogoutListener}), else
  *    runs the first authenticator that supports the request: password attempts are throttled,
  *    checked by the provider, and a success migrates the session (new id) and may answer (JSON
- *    login); a failure answers 401 (or 429 when throttled);
- * 4. sets `req.user` and `req.security` (roles expanded by the hierarchy);
+ *    login), except a stateless authenticator's (Basic, bearer: no session is started or stored);
+ *    a failure answers 401 (or 429 when throttled);
+ * 4. sets `req.user` and `req.security` (roles expanded by the hierarchy); the response to an
+ *    authenticated request gets `Cache-Control: no-store, private`, whatever else set it
+ *    (`AUTHENTICATED_CACHE_CONTROL`: after a logout, Back does not show a page from the cache);
  * 5. applies the first matching `accessControl` rule, recorded in `req.security.decisions`:
  *    denied and anonymous → the entry point (http_basic: 401 `WWW-Authenticate: Basic
  *    realm="Secured Area"`, empty body); denied and authenticated → 403 `Access Denied.`.
@@ -79,7 +83,10 @@ export function firewall(options: FirewallOptions): RequestHandler {
   };
 }
 
-/** Makes `user` the request's user: `req.user`, and `req.security` with the roles the hierarchy reaches. */
+/**
+ * Makes `user` the request's user: `req.user`, `req.security` with the roles the hierarchy
+ * reaches, and `Cache-Control: no-store, private` on the response ({@link keepOutOfCaches}).
+ */
 function login(
   config: ResolvedFirewallOptions,
   req: Request,
@@ -91,6 +98,8 @@ function login(
   state.roles = Object.freeze(config.roleHierarchy.reachableRoles(user.roles));
   state.authenticator = by;
   req.user = user;
+  // what an authenticated request is answered is this user's: kept out of every cache
+  if (req.res !== undefined) keepOutOfCaches(req.res);
 }
 
 function handle(
@@ -162,7 +171,8 @@ async function authenticateThenDecide(request: FirewallRequest): Promise<void> {
       if (isAuthenticationError(e)) return failAuthentication(req, res, next, authenticator, e);
       throw e;
     }
-    if (!fw.stateless) await migrateSession(req, fw.sessionKey, user.identifier);
+    // credentials sent with every request (Basic, bearer) are not kept: no session, no cookie
+    if (!fw.stateless && authenticator.stateless !== true) await migrateSession(req, fw.sessionKey, user.identifier);
     login(config, req, state, user, authenticator.name);
     if (authenticator.onAuthenticationSuccess?.(req, res, user) === true) return;
   }

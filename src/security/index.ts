@@ -30,6 +30,11 @@ export type { FormLoginAuthenticatorOptions } from './FormLoginAuthenticator';
 export { LogoutListener } from './LogoutListener';
 export type { LogoutOptions } from './LogoutListener';
 export { csrfToken, isCsrfTokenValid } from './csrf';
+export {
+  forgetLoginCsrfToken, isCrossOrigin, isLoginCsrfTokenValid, loginCsrfToken, LOGIN_CSRF_COOKIE,
+  SECURE_LOGIN_CSRF_COOKIE,
+} from './loginCsrf';
+export { AUTHENTICATED_CACHE_CONTROL, keepOutOfCaches } from './privateResponse';
 export { lastAuthenticationError, lastUsername } from './AuthenticationUtils';
 export { createSecurityUser } from './SecurityUser';
 export type { SecurityUser } from './SecurityUser';

@@ -2,7 +2,8 @@
  * The back office as a person uses it, in a real browser (Debian's Chromium through
  * playwright-core) on the demo kernel served over HTTP without debug mode (so under the kernel's
  * Content-Security-Policy): login (wrong password, then right), dashboard, create with a
- * validation error then correctly, edit, search, sort, paginate, delete, batch delete, logout.
+ * validation error then correctly, edit, search, sort, paginate, delete, batch delete, logout (after
+ * which Back shows the login page, not the last admin page from the browser's cache).
  * axe-core finds no serious or critical violation on any page; no page needs a script, and none
  * is wider than a 360 px screen. Screenshots of each step go to test-artifacts/admin/.
  */
@@ -162,10 +163,14 @@ describeWith('chromium')('the back office in a browser', () => {
     await check('12-batch-deleted');
   });
 
-  test('logout ends the session', async () => {
+  test('logout ends the session, and Back does not show the last admin page from the cache', async () => {
+    expect(await page.textContent('caption')).toBe('21 items'); // the index, seen before the logout
     await page.click('button:has-text("Log out")');
     expect(new URL(page.url()).pathname).toBe('/admin/login');
     await check('13-logged-out');
+    await page.goBack(); // no-store: asked again, the server sends the login page
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    expect(await page.$('caption')).toBeNull();
     await page.goto(`${base}/admin`);
     expect(new URL(page.url()).pathname).toBe('/admin/login');
   });

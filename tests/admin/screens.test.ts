@@ -2,10 +2,13 @@
  * The back office over HTTP (supertest on the demo kernel), on a MemoryState and on a real
  * SQLite file: every screen with its data, sort, search, filters, pages, the forms' validation
  * (the API's messages, 422, values kept), Post/Redirect/Get with flash messages, optimistic
- * locking, deletes, CSRF refusals that change nothing, and the audit log.
+ * locking, deletes, CSRF refusals that change nothing, the audit log (kept in the change's own
+ * transaction: a failing audit insert keeps neither), and one query for a page's related items.
  */
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { sql } from 'kysely';
+import type { DatabaseData } from '../../src/profiler/collectors/DatabaseCollector';
 import type { LoggerData } from '../../src/profiler/collectors/LoggerCollector';
 import {
   flashesOf, loggedIn, rowsOf, STORES, titlesOf, tokenFrom, tokenOf, unescape, type Demo,
@@ -285,6 +288,77 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
         ]);
       }
     });
+  });
+
+  describe('queries', () => {
+    test('the index reads the related authors of a page in one query, however many there are', async () => {
+      const authors = demo.kernel.resources.find((x) => x.shortName === 'Author')!;
+      const books = demo.kernel.resources.find((x) => x.shortName === 'Book')!;
+      for (let i = 1; i <= 15; i++) {
+        const author = await authors.processor!.create(authors.metadata, { name: `Author ${i}`, birthDate: null });
+        if (author.status !== 'ok') throw new Error(author.status);
+        await books.processor!.create(books.metadata, { title: `Book ${i}`, featured: false, author: author.item.id });
+      }
+      const res = await admin.get('/admin/books').expect(200);
+      expect(rowsOf(res.text)).toHaveLength(18);
+      expect(res.text).toContain('Author 15');
+      const profile = await demo.kernel.profiler!.storage.read(String(res.headers['x-debug-token']));
+      const { queries } = profile?.collectors.database as Extract<DatabaseData, { enabled: true }>;
+      const ofAuthors = queries.filter((q) => /\bauthors\b|memory: Author /.test(q.sql));
+      // the author filter's choices, then the labels of the page's 18 authors (were 18 queries, one per id)
+      expect(ofAuthors.map((q) => q.rows)).toEqual([18, 18]);
+      expect(ofAuthors).toHaveLength(2);
+    });
+  });
+});
+
+describe('the audit entry and the change it records are kept together, or neither (SQLite)', () => {
+  let demo: Demo;
+  let admin: TestAgent;
+  beforeEach(async () => {
+    demo = await STORES[1][1]();
+    admin = await loggedIn(demo.kernel);
+    // the audit store fails on insert from now on, as a full or broken audit table would
+    await sql`create trigger audit_down before insert on audit_log begin select raise(abort, 'audit log down'); end`
+      .execute(demo.sql!.db);
+  });
+  afterEach(() => demo.close());
+
+  const stored = async (table: string): Promise<number> =>
+    Number((await demo.sql!.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+
+  test('a failing audit insert keeps neither the edit nor the entry: the form again, 503, values kept, no stack', async () => {
+    const form = await admin.get('/admin/books/2/edit').expect(200);
+    const res = await admin.post('/admin/books/2/edit').type('form')
+      .send({ _token: tokenOf(form.text), _version: '1', title: 'Hyperion (lost)', author: '2' });
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(unescape(res.text)).toContain('Nothing was saved: the audit log cannot be written right now.');
+    expect(res.text).toContain('value="Hyperion (lost)"');
+    expect(res.text).not.toMatch(/at \S+ \(|SQLITE_|audit log down/); // no stack, no driver message
+    const item = await demo.sql!.provider.provideItem(demo.kernel.resources[0].metadata, 2);
+    expect(item).toMatchObject({ version: 1, data: { title: 'Hyperion' } });
+    expect(await stored('audit_log')).toBe(0);
+  });
+
+  test('neither a create, a delete nor a batch delete is kept without its entry', async () => {
+    const _token = await tokenFrom(admin, '/admin/authors/new');
+    const books = await stored('books');
+    const authors = await stored('authors');
+    const created = await admin.post('/admin/authors/new').type('form').send({ _token, name: 'Stanisław Lem' });
+    expect(created.status).toBe(503);
+    const removed = await admin.post('/admin/books/3/delete').type('form').send({ _token, _version: '1' });
+    expect(removed.status).toBe(503);
+    expect(unescape(removed.text)).toContain('Nothing was saved');
+    const batch = await admin.post('/admin/books/batch-delete').type('form').send(`_token=${_token}&ids=1&ids=2`)
+      .expect(303);
+    const index = await admin.get(batch.headers.location).expect(200);
+    expect(flashesOf(unescape(index.text))).toEqual([expect.stringContaining('0 items were deleted. The audit log cannot be written')]);
+    expect([await stored('books'), await stored('authors'), await stored('audit_log')]).toEqual([books, authors, 0]);
+    // once the audit log works again, so do changes, each with its entry
+    await sql`drop trigger audit_down`.execute(demo.sql!.db);
+    await admin.post('/admin/books/3/delete').type('form').send({ _token, _version: '1' }).expect(303);
+    expect([await stored('books'), await stored('audit_log')]).toEqual([books - 1, 1]);
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * The back office behind the demo's `admin` firewall: the login page the screens render (fields,
  * the last username, the error in the page's language, the target path), ROLE_ADMIN only (a
- * ROLE_USER gets 403 pages and stores nothing), logout with the page's token.
+ * ROLE_USER gets 403 pages and stores nothing), logout with the page's token, and no response to
+ * an authenticated request (admin page, redirect, error, API answer) kept by any cache.
  */
 import request from 'supertest';
+import { DEMO_DEFAULTS } from '../../src/demo/app';
 import { loggedIn, loginTokenOf, STORES, tokenFrom, type Demo } from './backOffice';
 
 describe('the back office\'s login and access', () => {
@@ -63,5 +65,25 @@ describe('the back office\'s login and access', () => {
     expect([302, 303]).toContain(out.status);
     expect(out.headers.location).toMatch(/\/admin\/login$/);
     expect((await admin.get('/admin').set('Accept', 'text/html')).status).toBe(302);
+  });
+
+  test('every answer to an authenticated request is Cache-Control: no-store, whatever set it before', async () => {
+    const admin = await loggedIn(demo.kernel);
+    const token = await tokenFrom(admin);
+    const answers = [
+      await admin.get('/admin').expect(200), // a page
+      await admin.get('/admin/books/1').expect(200),
+      await admin.get('/admin/books/999').expect(404), // an error page (the renderer sets no-cache)
+      await admin.post('/admin/books/1/edit').type('form').send({ _token: token, _version: '1', title: 'Hyperion' })
+        .expect(303), // a redirect after a change
+      await request(demo.kernel).get('/api/books').set('Authorization', `Bearer ${DEMO_DEFAULTS.apiToken}`).expect(200),
+      await request(demo.kernel).get('/api/books/1').auth('admin', 'admin').expect(200),
+    ];
+    for (const res of answers) expect(res.headers['cache-control']).toBe('no-store, private');
+    // anonymous answers keep their own: the API's public reads, the stylesheet
+    const anonymous = await request(demo.kernel).get('/api/books').expect(200);
+    expect(anonymous.headers['cache-control'] ?? '').not.toContain('no-store');
+    const css = await admin.get('/bundles/admin/admin.css').expect(200);
+    expect(css.headers['cache-control']).toBe('public, max-age=3600');
   });
 });

@@ -236,3 +236,74 @@ describe('the back office\'s firewall (admin, form login) and the API\'s (main, 
     expect(() => createDemoKernel({ apiToken: 'has space' })).toThrow(/Invalid option "apiToken": expected RFC 6750/);
   });
 });
+
+describe('sessions only where one is needed (stateless API credentials, a login page without a session)', () => {
+  let kernel: DemoKernel;
+  beforeEach(() => { kernel = createDemoKernel({ debug: false, environment: 'test' }); });
+  afterEach(() => kernel.close());
+
+  /** How many sessions the store holds. */
+  const stored = (): Promise<number> => new Promise((resolve, reject) => {
+    kernel.sessionLayer!.store.length!((err, n) => (err ? reject(err as Error) : resolve(n ?? 0)));
+  });
+  const cookieNames = (res: request.Response): string[] =>
+    ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split('=')[0]);
+
+  test('bearer GETs, Basic GETs, a Basic write and login-page views store no session and set no session cookie', async () => {
+    const answers: request.Response[] = [];
+    for (let i = 0; i < 20; i++) {
+      answers.push(await request(kernel).get('/api/books').set('Authorization', `Bearer ${DEMO_DEFAULTS.apiToken}`).expect(200));
+    }
+    for (let i = 0; i < 10; i++) answers.push(await request(kernel).get('/api/books/1').set('Authorization', ADMIN).expect(200));
+    answers.push(await request(kernel).post('/api/books').set('Authorization', USER).send({ title: 'Solaris' }).expect(201));
+    for (const res of answers) expect(cookieNames(res)).toEqual([]);
+    const pages: request.Response[] = [];
+    for (let i = 0; i < 10; i++) pages.push(await request(kernel).get('/admin/login').expect(200));
+    // the login page's CSRF token lives in its own cookie, never in a stored session
+    for (const res of pages) expect(cookieNames(res)).toEqual(['ek_login_csrf']);
+    expect(await stored()).toBe(0);
+  });
+
+  test('a login with the page\'s stateless CSRF token works and starts the one session; the cookie is forgotten', async () => {
+    const agent = request.agent(kernel);
+    const page = await agent.get('/admin/login').expect(200);
+    expect(await stored()).toBe(0);
+    const token = /name="_csrf_token" value="([0-9a-f]{64})"/.exec(page.text)![1];
+    expect((await agent.get('/admin/login').expect(200)).text).toContain(token); // the same in a second tab
+    const res = await agent.post('/admin/login').type('form')
+      .set('Host', 'admin.example').set('Origin', 'http://admin.example') // the same origin, as a browser says it
+      .send({ _username: 'admin', _password: 'admin', _csrf_token: token });
+    expect([res.status, res.headers.location]).toEqual([302, '/admin']);
+    expect(res.headers['set-cookie']).toEqual(expect.arrayContaining([expect.stringMatching(/^ek_login_csrf=; Max-Age=0/)]));
+    expect(cookieNames(res)).toContain('EKSESSID');
+    expect(await stored()).toBe(1);
+    await agent.get('/admin').expect(200);
+  });
+
+  test('a forged login is refused: no cookie, another browser\'s token, or another origin', async () => {
+    const victim = request.agent(kernel);
+    const attacker = request.agent(kernel);
+    const theirs = /name="_csrf_token" value="([0-9a-f]{64})"/.exec((await attacker.get('/admin/login')).text)![1];
+    const mine = /name="_csrf_token" value="([0-9a-f]{64})"/.exec((await victim.get('/admin/login')).text)![1];
+    const attempts = [
+      () => request(kernel).post('/admin/login').type('form') // no cookie at all (a cross-site form, cookie not sent)
+        .send({ _username: 'admin', _password: 'admin', _csrf_token: theirs }),
+      () => victim.post('/admin/login').type('form') // the victim's cookie, the attacker's token
+        .send({ _username: 'admin', _password: 'admin', _csrf_token: theirs }),
+      () => victim.post('/admin/login').type('form').set('Origin', 'http://evil.example')
+        .send({ _username: 'admin', _password: 'admin', _csrf_token: mine }),
+      () => victim.post('/admin/login').type('form').set('Origin', 'null')
+        .send({ _username: 'admin', _password: 'admin', _csrf_token: mine }),
+      () => victim.post('/admin/login').type('form').set('Referer', 'http://evil.example/login.html')
+        .send({ _username: 'admin', _password: 'admin', _csrf_token: mine }),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt();
+      expect([res.status, res.headers.location]).toEqual([302, '/admin/login']);
+      expect(cookieNames(res)).not.toContain('ek_login_csrf');
+    }
+    const page = await victim.get('/admin/login').expect(200);
+    expect(page.text).toContain('Invalid CSRF token.');
+    expect((await victim.get('/admin').set('Accept', 'text/html')).headers.location).toBe('/admin/login');
+  });
+});

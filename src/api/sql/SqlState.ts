@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { storageUnavailable, withDeadline } from '../../storage/StorageUnavailableError';
 import type {
-  CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProcessor, StateProvider,
+  AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProvider,
   StoredItem, WriteOutcome,
 } from '../state/types';
 import { itemOf, rowOf, VERSION_COLUMN } from './columns';
@@ -74,9 +74,10 @@ function referencingTable(error: unknown): string | undefined {
  * 503 `StorageUnavailableError` named for the resource (`Book storage is unavailable.`). A write
  * cut by the PostgreSQL deadline is not cancelled: the server may still commit it after the 503
  * (as with any lost response), so a client retrying a POST may create twice; a PUT with
- * `If-Match` is safe to retry.
+ * `If-Match` is safe to retry. `atomically` runs several calls in one transaction (each call's
+ * writes then join it instead of opening their own).
  */
-export class SqlState implements StateProvider, StateProcessor {
+export class SqlState implements StateProvider, AtomicStateProcessor {
   private foreignKeys: Promise<ForeignKey[]> | undefined;
   /** SQL texts of each resource's fixed statements (see `compiled`). */
   private readonly texts = new WeakMap<ResourceMetadata, LRUCache<string, string>>();
@@ -86,6 +87,31 @@ export class SqlState implements StateProvider, StateProcessor {
    * @param options - see {@link SqlStateOptions}
    */
   constructor(private readonly db: SqlDatabase, private readonly options: SqlStateOptions) {}
+
+  /** True on the view `atomically` gives: its `db` is a transaction, which writes join. */
+  private readonly inUnit: boolean = false;
+
+  /**
+   * Runs `work` in one transaction (`BEGIN IMMEDIATE` on SQLite): the SqlState it is given runs
+   * every call on that transaction; the writes commit when `work` resolves and roll back when it
+   * throws (the error is rethrown). Inside a unit, it joins the unit.
+   * @throws StorageUnavailableError (503, `Database storage is unavailable.`) when the transaction
+   *   cannot begin or commit (SQLite busy past `busy_timeout`, read-only; PostgreSQL down)
+   */
+  async atomically<T>(work: (store: SqlState) => Promise<T>, context?: StateContext): Promise<T> {
+    if (this.inUnit) return work(this);
+    const run = (): Promise<T> => this.db.transaction().execute((trx) => {
+      // the same store (its schema and statement caches) on the transaction
+      const unit = Object.create(this) as SqlState;
+      Object.defineProperties(unit, { db: { value: trx }, inUnit: { value: true } });
+      return work(unit);
+    });
+    try {
+      return await (context?.logQuery === undefined ? run() : statementContext.run(context, run));
+    } catch (e) {
+      throw isStoreOutage(e) ? storageUnavailable('Database', e) : e;
+    }
+  }
 
   /** Forgets what was read of the schema (foreign keys): after migrations. */
   forgetSchema(): void {
@@ -269,7 +295,7 @@ export class SqlState implements StateProvider, StateProcessor {
   ): Promise<T> {
     return this.call(resource, context, async () => {
       try {
-        return await this.db.transaction().execute((trx) => work(trx));
+        return await (this.inUnit ? work(this.db) : this.db.transaction().execute((trx) => work(trx)));
       } catch (e) {
         if (!isForeignKeyViolation(e)) throw e;
         if (kind === 'delete') return { status: 'referenced', by: referencingTable(e) ?? 'another resource' } as T;

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { FilterCondition, OrderBy, ResourceMetadata, SearchStrategy } from '../state/types';
+import type { FilterCondition, OrderBy, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
 import { toColumn } from './columns';
 import type { SqlFlavour } from './LoggedDialect';
 
@@ -60,6 +60,11 @@ function operand(kind: string, value: unknown, rules: ConditionCompiler): RawBui
   return sql`${value}`;
 }
 
+/** The identifier as a property, for conditions on `id` (the back office reads related items by their ids). */
+const ID_PROPERTY: PropertyMetadata = Object.freeze({
+  name: 'id', kind: 'integer', nullable: false, readOnly: true, writeOnly: false,
+});
+
 const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const DATE_COMPARISON = { before: '<=', strictly_before: '<', after: '>=', strictly_after: '>' } as const;
 
@@ -77,7 +82,8 @@ export function predicateOf(
   resource: ResourceMetadata, condition: FilterCondition, rules: ConditionCompiler,
 ): RawBuilder<SqlBool> {
   if (condition.type === 'any') return or(condition.conditions.map((c) => predicateOf(resource, c, rules)));
-  const property = resource.properties.find((p) => p.name === condition.property);
+  const property = condition.property === 'id' ? ID_PROPERTY
+    : resource.properties.find((p) => p.name === condition.property);
   if (property === undefined) {
     throw new Error(`${resource.shortName} has no property "${condition.property}" to filter on`);
   }

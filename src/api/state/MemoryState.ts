@@ -1,5 +1,5 @@
 import type {
-  CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, ResourceMetadata, StateContext,
+  AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, ResourceMetadata, StateContext,
   StateProcessor, StateProvider, StoredItem, WriteOutcome,
 } from './types';
 
@@ -12,9 +12,11 @@ import type {
  *
  * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
  * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); nulls
- * sort first ascending (as SQLite); `id asc` as the last sort key.
+ * sort first ascending (as SQLite); `id asc` as the last sort key. `atomically` undoes the
+ * unit's writes when its work throws (ids taken are not given back, as SQL sequences); other
+ * callers may see the unit's writes before it ends (no isolation, unlike a database transaction).
  */
-export class MemoryState implements StateProvider, StateProcessor {
+export class MemoryState implements StateProvider, AtomicStateProcessor {
   private readonly tables = new Map<string, Map<number, StoredItem>>();
   private readonly nextIds = new Map<string, number>();
   /** Relations seen in the metadata of each call: target short name → [source short name, property]. */
@@ -112,6 +114,42 @@ export class MemoryState implements StateProvider, StateProcessor {
     }
     table.delete(id);
     return Promise.resolve({ status: 'ok' });
+  }
+
+  /**
+   * Runs `work` on a view of this store that records how to undo each write it makes; when `work`
+   * throws, the writes are undone, newest first, and the error rethrown.
+   */
+  async atomically<T>(work: (store: StateProvider & StateProcessor) => Promise<T>): Promise<T> {
+    const undo: Array<() => void> = [];
+    const before = (resource: ResourceMetadata, id: number): void => {
+      const table = this.table(resource);
+      const previous = table.get(id);
+      undo.push(() => (previous === undefined ? table.delete(id) : table.set(id, previous)));
+    };
+    const unit: StateProvider & StateProcessor = {
+      provideCollection: (resource, query, context) => this.provideCollection(resource, query, context),
+      provideItem: (resource, id, context) => this.provideItem(resource, id, context),
+      create: async (resource, data) => {
+        const outcome = await this.create(resource, data);
+        if (outcome.status === 'ok') undo.push(() => this.table(resource).delete(outcome.item.id));
+        return outcome;
+      },
+      replace: (resource, id, data, expectedVersion) => {
+        before(resource, id);
+        return this.replace(resource, id, data, expectedVersion);
+      },
+      remove: (resource, id, expectedVersion) => {
+        before(resource, id);
+        return this.remove(resource, id, expectedVersion);
+      },
+    };
+    try {
+      return await work(unit);
+    } catch (e) {
+      for (const step of undo.reverse()) step();
+      throw e;
+    }
   }
 
   /** Forgets every item of every resource (ids start from 1 again). For tests and demos. */

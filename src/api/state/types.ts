@@ -70,7 +70,9 @@ export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start
 
 /**
  * One condition of a collection query; a query's conditions all hold (AND). Values are already
- * validated and converted to the property's kind by the API layer.
+ * validated and converted to the property's kind by the API layer. `property` may also be `id`
+ * (an integer): no query parameter of the API filters on it; the back office reads the related
+ * items of a page in one query so (`search`, `exact`, the ids as values).
  */
 export type FilterCondition =
   /** Any of `values` (OR). For a relation, values are ids; for `exact` on numbers, numbers. */
@@ -212,4 +214,30 @@ export interface StateProcessor {
   remove(
     resource: ResourceMetadata, id: number, expectedVersion?: number, context?: StateContext,
   ): Promise<DeleteOutcome>;
+}
+
+/**
+ * A store that can make several writes one unit (a database transaction): what a caller writes
+ * through the processor it is given inside {@link AtomicStateProcessor.atomically} is kept
+ * together, or not at all. The back office writes an item and its audit entry so. `MemoryState`
+ * and the SQL store implement it; a caller checks with {@link isAtomic}.
+ */
+export interface AtomicStateProcessor extends StateProcessor {
+  /**
+   * Runs `work` with a provider and processor bound to one unit: when `work` resolves, its writes
+   * are kept (committed); when it throws, none of them is (rolled back), and the error is
+   * rethrown. Inside, reads see the unit's own writes. Calls on the store itself (not on the bound
+   * one) are not part of the unit.
+   * @param work - the writes (and reads) of the unit
+   * @param context - where the unit's own statements (`BEGIN`, `COMMIT`) are reported
+   * @returns what `work` resolved with
+   * @throws whatever `work` threw (after the rollback); StorageUnavailableError (503) when the
+   *   store cannot start or commit the unit
+   */
+  atomically<T>(work: (store: StateProvider & StateProcessor) => Promise<T>, context?: StateContext): Promise<T>;
+}
+
+/** Whether `processor` implements {@link AtomicStateProcessor}. */
+export function isAtomic(processor: StateProcessor): processor is AtomicStateProcessor {
+  return typeof (processor as Partial<AtomicStateProcessor>).atomically === 'function';
 }

@@ -4,6 +4,7 @@
  * memory.test.ts (habit 10: one suite per interface, every implementation). Not a test file itself.
  */
 import fc from 'fast-check';
+import { isAtomic } from '../../../src/api/state/types';
 import type {
   CollectionQuery, FilterCondition, PropertyMetadata, ResourceMetadata, SearchStrategy, StateProcessor, StateProvider,
   StoredItem,
@@ -112,6 +113,32 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       expect(await processor.create(BOOK, book({ author: 999 })))
         .toEqual({ status: 'invalid_relation', property: 'author' });
       expect((await provider.provideCollection(BOOK, query())).totalItems).toBe(0);
+    });
+  });
+
+  describe('atomically(work) (AtomicStateProcessor)', () => {
+    test('the unit\'s writes are all kept when the work resolves, none when it throws', async () => {
+      if (!isAtomic(processor)) throw new Error('every store of the suite makes units');
+      const dune = await created(processor, BOOK, book({ title: 'Dune' }));
+      const kept = await processor.atomically(async (unit) => {
+        const author = await unit.create(AUTHOR, { name: 'Frank Herbert', born: null });
+        if (author.status !== 'ok') throw new Error(author.status);
+        await unit.replace(BOOK, dune.id, book({ title: 'Dune', author: author.item.id }), 1);
+        expect((await unit.provideItem(BOOK, dune.id))?.data.author).toBe(author.item.id); // its own writes
+        return author.item.id;
+      });
+      expect((await provider.provideItem(BOOK, dune.id))?.data.author).toBe(kept);
+      const failure = new Error('the second write failed');
+      await expect(processor.atomically(async (unit) => {
+        await unit.create(AUTHOR, { name: 'Dan Simmons', born: null });
+        await unit.replace(BOOK, dune.id, book({ title: 'Dune Messiah', author: kept }), 2);
+        await unit.remove(BOOK, dune.id, 3);
+        await unit.create(BOOK, book({ title: 'Hyperion' }));
+        throw failure;
+      })).rejects.toBe(failure);
+      expect((await provider.provideCollection(AUTHOR, query())).items.map((i) => i.data.name)).toEqual(['Frank Herbert']);
+      expect(await provider.provideItem(BOOK, dune.id)).toMatchObject({ version: 2, data: { title: 'Dune' } });
+      expect(await titles({})).toEqual(['Dune']);
     });
   });
 
@@ -286,6 +313,13 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       expect(await titles({ conditions: [search('pages', 'exact', 200)] })).toEqual(['p2', 'p4']);
       const author = (await provider.provideCollection(AUTHOR, query())).items[0];
       expect(await titles({ conditions: [search('author', 'exact', author.id)] })).toEqual(['p2', 'p4']);
+    });
+
+    test('exact on the identifier id: the items of several ids in one query', async () => {
+      const all = (await provider.provideCollection(BOOK, query())).items;
+      const ids = [all[3].id, all[0].id, 99999];
+      const page = await provider.provideCollection(BOOK, query({ conditions: [search('id', 'exact', ...ids)] }));
+      expect(page.items.map((i) => i.id)).toEqual([all[0].id, all[3].id]);
     });
 
     test('boolean and exists', async () => {
