@@ -6,7 +6,8 @@ const config: Config = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testTimeout: 30000,
+  // 30 s on a quiet machine, stretched by the load when each file starts (tests/helpers/timeScale.ts)
+  setupFilesAfterEnv: ['<rootDir>/tests/helpers/jestSetup.ts'],
   maxWorkers: 2,
 };
 

@@ -6,7 +6,7 @@ import { openDemoDatabase } from './database';
 import type { SqlStore } from '../api/sql/createSqlState';
 import { DemoEnv, list, readDemoEnv } from './env';
 import { refuseConnect } from '../http/connect';
-import { openRedis, RedisClient, withoutPassword } from '../storage/redis';
+import { closeRedis, openRedis, RedisClient, withoutPassword } from '../storage/redis';
 import { createProfilerStorage } from '../profiler/storage/createProfilerStorage';
 import { DEFAULT_SQLITE_PATH as DEFAULT_PROFILER_SQLITE } from '../profiler/storage/SqliteProfilerStorage';
 import type { ClosableProfilerStorage } from '../profiler/storage/ProfilerStorage';
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     void shutdown.shutdown().then(async ({ cut }) => {
-      await Promise.allSettled([kernel.close(), redis?.quit(), profilerStorage?.close(), database?.close()]);
+      await Promise.allSettled([kernel.close(), redis === undefined ? undefined : closeRedis(redis), profilerStorage?.close(), database?.close()]);
       process.exit(cut > 0 ? 1 : 0);
     });
   };

@@ -50,6 +50,20 @@ export interface RedisClient {
 }
 
 /**
+ * Closes a client without waiting for a Redis that is down: waits for pending commands when the
+ * client is ready, and drops the connection at once otherwise. node-redis's own `close()` and
+ * `quit()` wait for a reconnecting client to be connected again, which a Redis that stays down
+ * never lets happen: a process shutting down would hang.
+ * @param client - the client; one already closed is left as it is
+ * @returns when the connection is closed (never rejects for a Redis that is down)
+ */
+export async function closeRedis(client: Pick<RedisClient, 'isOpen' | 'isReady' | 'close' | 'destroy'>): Promise<void> {
+  if (!client.isOpen) return;
+  if (client.isReady) await client.close();
+  else client.destroy();
+}
+
+/**
  * A URL with its password replaced by `******`, for messages: `redis://u:******@h:6379`.
  * Text that is not a URL has anything between `//…:` and `@` replaced.
  */

@@ -15,10 +15,11 @@ import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { listen, type Listening } from '../helpers/http';
 import { launchChromium } from '../helpers/browser';
 import { describeWith } from '../helpers/requirements';
+import { scaled } from '../helpers/timeScale';
 
 const SHOTS = path.resolve(__dirname, '../../test-artifacts/admin');
 
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 describeWith('chromium')('the back office in a browser', () => {
   let browser: Browser;
@@ -61,7 +62,7 @@ describeWith('chromium')('the back office in a browser', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(scaled(10_000));
     page.on('requestfailed', (r) => problems.push(`${r.url()}: ${r.failure()?.errorText ?? 'failed'}`));
     page.on('response', (r) => {
       const expected = r.status() === 422 && r.url().endsWith('/admin/books/new'); // the validation step

@@ -13,10 +13,11 @@ import type { LoggerData } from '../../src/profiler/collectors/LoggerCollector';
 import {
   flashesOf, loggedIn, rowsOf, STORES, titlesOf, tokenFrom, tokenOf, unescape, type Demo,
 } from './backOffice';
+import { scaled } from '../helpers/timeScale';
 
 // a test makes up to 20 requests through the layers (SQLite sessions and store): on a loaded
 // 2-core machine that can pass jest's 5 s default (seen once in a run of every suite at once)
-jest.setTimeout(30_000);
+jest.setTimeout(scaled(30_000));
 
 describe.each(STORES)('the back office on %s', (_name, open) => {
   let demo: Demo;

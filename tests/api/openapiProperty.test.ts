@@ -21,6 +21,7 @@ import fc from 'fast-check';
 import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { listen, type Listening } from '../helpers/http';
 import { invalidValue, validValue, type JsonSchema } from '../helpers/jsonSchemaArbitrary';
+import { scaled } from '../helpers/timeScale';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.CI === 'true' ? 1_000 : 200));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -293,5 +294,5 @@ describe('the demo API, driven by its OpenAPI document', () => {
     if (process.env.FUZZ_STATS === '1') console.log([...statuses].sort((a, b) => a[0] - b[0]));
     // the run reached the successes and the client errors, not only one kind of answer
     expect([...statuses.keys()]).toEqual(expect.arrayContaining([200, 201, 400, 401, 404]));
-  }, 600_000);
+  }, scaled(600_000));
 });

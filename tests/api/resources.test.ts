@@ -11,6 +11,7 @@ import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { openDemoDatabase } from '../../src/demo/database';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { has } from '../helpers/requirements';
+import { scaled } from '../helpers/timeScale';
 
 const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 const ADMIN = basic('admin', 'admin');
@@ -26,7 +27,7 @@ let postgres: TestPostgres | undefined;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-api-'));
   if (WITH_POSTGRES) postgres = await startPostgres();
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await postgres?.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, ensureCliBuilt, ROOT } from './builtCli';
+import { scaled } from '../helpers/timeScale';
 
 // Runs the built console (`bin.express-kernel` → dist/cli/main.js) as a real process.
 
@@ -25,7 +26,7 @@ let dir: string;
 beforeAll(() => {
   ensureCliBuilt();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-cli-bin-'));
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(() => {
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });

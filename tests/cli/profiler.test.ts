@@ -8,6 +8,7 @@ import { startRedis, TestRedis } from '../helpers/redis';
 import { describeWith } from '../helpers/requirements';
 import { makeProfile } from '../profiler/storage/profiles';
 import { CLI, ensureCliBuilt, ROOT } from './builtCli';
+import { scaled } from '../helpers/timeScale';
 
 // Runs the built console (dist/cli/main.js) as a real process against real stores.
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   await store.write(makeProfile('bbbbbb', 2, { method: 'POST', statusCode: 201 }));
   await store.write(makeProfile('cccccc', 3, { method: 'GET', statusCode: 404 }));
   await store.close();
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(() => {
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });

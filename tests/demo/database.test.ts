@@ -10,6 +10,7 @@ import { BOOKS_V1, LEGACY_BOOKS_TABLE, openDemoDatabase } from '../../src/demo/d
 import { openSqlite } from '../../src/storage/sqlite';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { describeWith } from '../helpers/requirements';
+import { scaled } from '../helpers/timeScale';
 
 const ALL = { conditions: [], order: [], page: 1, itemsPerPage: 100, partial: false } as const;
 
@@ -51,7 +52,7 @@ describe('openDemoDatabase(env) on SQLite', () => {
     });
     await Promise.all([start(), start()]);
     expect((await books({ SQLITE_PATH: file })).map((b) => b.title)).toEqual(['Dune', 'Hyperion', 'Solaris']);
-  }, 60_000);
+  }, scaled(60_000));
 
   test('a legacy books table (TEXT ids) is renamed books_legacy; its rows move over, numeric ids kept', async () => {
     const file = path.join(dir, 'old.sqlite');
@@ -86,7 +87,7 @@ describe('openDemoDatabase(env) on SQLite', () => {
 
 describeWith('postgresql')('openDemoDatabase(env) on PostgreSQL (DATABASE_URL)', () => {
   let server: TestPostgres;
-  beforeAll(async () => { server = await startPostgres(); }, 30_000);
+  beforeAll(async () => { server = await startPostgres(); }, scaled(30_000));
   afterAll(async () => { await server?.stop(); });
 
   test('three starts at once migrate and seed once', async () => {

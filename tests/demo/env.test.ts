@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DEMO_DEFAULTS } from '../../src/demo/app';
 import { EnvError, readDemoEnv } from '../../src/demo/env';
 import { cleanEnv } from '../service/serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const SECRET = 'x'.repeat(40);
 
@@ -59,7 +60,7 @@ describe('node dist/demo/server.js refuses a bad environment', () => {
   const start = (env: Record<string, string>) => {
     if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run the build first`);
     const started = Date.now();
-    const r = spawnSync(process.execPath, [SERVER], { env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), timeout: 10_000, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [SERVER], { env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), timeout: scaled(10_000), encoding: 'utf8' });
     return { status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout, ms: Date.now() - started };
   };
 
@@ -75,7 +76,7 @@ describe('node dist/demo/server.js refuses a bad environment', () => {
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('"SQLITE_PATH"');
-    expect(r.ms).toBeLessThan(8000);
+    expect(r.ms).toBeLessThan(scaled(8000));
   });
 
   test('a Redis URL\'s password appears in no error output', () => {

@@ -75,13 +75,21 @@ export class RawConnection {
 /**
  * Starts `POST path` as the demo's `user` (writes need ROLE_USER) with a JSON body of `size`
  * bytes (a valid book, padded with a member the API ignores), sending only its first half now.
+ * The request says `Expect: 100-continue`, so `received` resolves when the server has read its
+ * head (Node answers `100 Continue` as it hands the request to the application): an event to
+ * wait on instead of a pause. The final response is the connection's next `read()`.
  */
-export function startSlowUpload(conn: RawConnection, path: string, size: number): { rest: string } {
+export function startSlowUpload(
+  conn: RawConnection, path: string, size: number,
+): { rest: string; received: Promise<void> } {
   const json = JSON.stringify({ title: 'Slow', padding: 'x'.repeat(size - 31) });
+  const received = conn.read().then((r) => {
+    if (r.status !== 100) throw new Error(`expected 100 Continue, got ${r.status}: ${r.body}`);
+  });
   conn.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n`
-    + `Authorization: Basic ${Buffer.from('user:user').toString('base64')}\r\n`
+    + `Authorization: Basic ${Buffer.from('user:user').toString('base64')}\r\nExpect: 100-continue\r\n`
     + `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: keep-alive\r\n\r\n${json.slice(0, size / 2)}`);
-  return { rest: json.slice(size / 2) };
+  return { rest: json.slice(size / 2), received };
 }
 
 /** Sends `text` in `chunks` pieces, one every `everyMs` milliseconds. */

@@ -9,6 +9,7 @@ import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
 import { openRedis, type RedisClient } from '../../src/storage/redis';
 import { startRedis, type TestRedis } from '../helpers/redis';
+import { scaled } from '../helpers/timeScale';
 
 const BASIC = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 
@@ -41,7 +42,7 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
   });
 
   /** A request that must be answered within `ms`, with the time it took. */
-  async function timed(req: request.Test, ms = 3000): Promise<{ res: request.Response; took: number }> {
+  async function timed(req: request.Test, ms = scaled(3000)): Promise<{ res: request.Response; took: number }> {
     const t0 = Date.now();
     const res = await req.timeout(ms);
     return { res, took: Date.now() - t0 };
@@ -56,17 +57,17 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
       expect(withCookie.res.headers['retry-after']).toMatch(/^\d+$/);
       expect(withCookie.res.headers['www-authenticate']).toBeUndefined();
       expect(withCookie.res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(withCookie.took).toBeLessThan(2500);
+      expect(withCookie.took).toBeLessThan(scaled(2500));
 
       const withBasic = await timed(request(kernel).get('/api/time').set('Authorization', BASIC));
       expect(withBasic.res.status).toBe(503);
       expect(withBasic.res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(withBasic.took).toBeLessThan(2500);
+      expect(withBasic.took).toBeLessThan(scaled(2500));
 
       // debug on: the profile write to the stalled Redis is dropped, the response does not wait on it
       const anonymous = await timed(request(kernel).get('/api'));
       expect(anonymous.res.status).toBe(200);
-      expect(anonymous.took).toBeLessThan(1500);
+      expect(anonymous.took).toBeLessThan(scaled(1500));
       expect(logs.join('')).toMatch(/profiler storage failed; profile dropped/);
 
       // the profiler's own pages say the store is unavailable: 503, not a 500
@@ -75,7 +76,7 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
     } finally {
       redis.signal('SIGCONT');
     }
-  }, 30_000);
+  }, scaled(30_000));
 
   test('after SIGCONT everything works again without a restart', async () => {
     await request(kernel).get('/api/time').set('Cookie', cookie).timeout(3000).expect(200);
@@ -83,5 +84,5 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
     const res = await request(kernel).get('/api').timeout(3000).expect(200);
     const token = res.headers['x-debug-token'];
     expect(await storage.has(token)).toBe(true);
-  }, 30_000);
+  }, scaled(30_000));
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import {
   cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
 } from '../service/serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
@@ -73,7 +74,7 @@ describe('two processes on one SQLite file', () => {
         }),
       }));
     }
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     for (const p of procs) await stopProcess(p).catch(() => killIfRunning(p));
@@ -102,5 +103,5 @@ describe('two processes on one SQLite file', () => {
     expect(missing).toEqual([]);
     // both processes also wrote every request's profile to one profiler SQLite file
     for (const p of procs) expect(p.output()).not.toMatch(/storage failed|SQLITE_BUSY/);
-  }, 120_000);
+  }, scaled(120_000));
 });

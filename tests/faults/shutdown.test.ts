@@ -9,6 +9,7 @@ import path from 'node:path';
 import {
   cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
 } from '../service/serverProcess';
+import { scaled } from '../helpers/timeScale';
 import { RawConnection, startSlowUpload, trickle } from './rawHttp';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -37,10 +38,12 @@ function load(port: number, clients: number) {
   const errors: string[] = [];
   let answered = 0;
   let running = true;
+  let answer: () => void = () => undefined;
+  const firstAnswer = new Promise<void>((resolve) => { answer = resolve; });
   const one = (): Promise<void> => new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path: '/api', agent }, (res) => {
       res.resume();
-      res.on('end', () => { answered++; resolve(); });
+      res.on('end', () => { answered++; answer(); resolve(); });
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
       // a new connection refused once the server stopped listening is what a client should see;
@@ -54,6 +57,8 @@ function load(port: number, clients: number) {
   return {
     errors,
     answered: () => answered,
+    /** resolves with the first answer */
+    firstAnswer,
     stop: async () => { running = false; await Promise.all(loops); agent.destroy(); },
   };
 }
@@ -63,7 +68,8 @@ describe('SIGTERM drains the demo server', () => {
   afterEach(() => killIfRunning(proc));
 
   test('requests already received are answered with Connection: close, none reset; exit code 0', async () => {
-    const s = await start({ SHUTDOWN_TIMEOUT_MS: '8000' });
+    // 8 s on a quiet machine: the uploads' 6 s of trickling stretch on a busy one
+    const s = await start({ SHUTDOWN_TIMEOUT_MS: String(scaled(8000)) });
     proc = s.proc;
     const ready = await RawConnection.open(s.port);
     ready.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
@@ -73,7 +79,9 @@ describe('SIGTERM drains the demo server', () => {
     const traffic = load(s.port, 8);
     const uploads = await Promise.all([1, 2, 3].map(() => RawConnection.open(s.port)));
     const bodies = uploads.map((u) => startSlowUpload(u, '/api/books', 4000));
-    await new Promise((r) => setTimeout(r, 300));
+    // the signal comes once the keep-alive clients have had answers and the server has read the uploads' heads
+    await traffic.firstAnswer;
+    await Promise.all(bodies.map((b) => b.received));
     expect(traffic.answered()).toBeGreaterThan(0);
 
     const stopped = stopProcess(s.proc, 'SIGTERM', 15_000);
@@ -92,20 +100,19 @@ describe('SIGTERM drains the demo server', () => {
       expect(r.headers.connection).toBe('close');
     }
     expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
-  }, 30_000);
+  }, scaled(30_000));
 
   test('past SHUTDOWN_TIMEOUT_MS an unfinished upload is cut and the exit code is 1', async () => {
     const s = await start({ SHUTDOWN_TIMEOUT_MS: '1000' });
     proc = s.proc;
     const upload = await RawConnection.open(s.port);
-    startSlowUpload(upload, '/api/books', 4000);
-    await new Promise((r) => setTimeout(r, 200));
+    await startSlowUpload(upload, '/api/books', 4000).received;
     const exit = await stopProcess(s.proc, 'SIGTERM', 10_000);
     expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 1, signal: null });
     expect(exit.ms).toBeGreaterThanOrEqual(900);
-    expect(exit.ms).toBeLessThan(5000);
+    expect(exit.ms).toBeLessThan(scaled(5000));
     expect(s.proc.output()).toMatch(/cut unanswered requests/);
-  }, 30_000);
+  }, scaled(30_000));
 
   test('/healthz and /readyz answer outside the firewall and the profiler', async () => {
     const s = await start({});
@@ -119,5 +126,6 @@ describe('SIGTERM drains the demo server', () => {
       expect(r.headers['cache-control']).toBe('no-store');
     }
     conn.end();
-  }, 30_000);
+  }, scaled(30_000));
 });
+

@@ -18,8 +18,10 @@ import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { openDemoDatabase } from '../../src/demo/database';
 import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerStorage';
 import type { SqliteSessionStore } from '../../src/session/SqliteSessionStore';
-import { openRedis, type RedisClient } from '../../src/storage/redis';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import type { createClient } from 'redis';
+import { openRedis } from '../../src/storage/redis';
+import { startRedis, whenReady, type TestRedis } from '../helpers/redis';
+import { scaled } from '../helpers/timeScale';
 
 const BASIC = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 
@@ -40,7 +42,8 @@ function expectUnavailable(res: request.Response, store: string, debug = true): 
 
 describe('Redis killed', () => {
   let redis: TestRedis;
-  let client: RedisClient;
+  /** node-redis's own client type (its events included) */
+  let client: ReturnType<typeof createClient>;
   let storage: RedisProfilerStorage;
   let kernel: DemoKernel;
 
@@ -71,10 +74,10 @@ describe('Redis killed', () => {
       await redis.restart();
     }
     // the session was in the Redis that died: a restart without persistence lost it, so the
-    // cookie is now simply unknown (anonymous), and logging in works again
-    await new Promise((r) => setTimeout(r, 2500));
-    await request(kernel).get('/api/time').set('Authorization', BASIC).timeout(3000).expect(200);
-  }, 30_000);
+    // cookie is now simply unknown (anonymous), and logging in works again once the client is back
+    await whenReady(client);
+    await request(kernel).get('/api/time').set('Authorization', BASIC).timeout(scaled(3000)).expect(200);
+  }, scaled(30_000));
 });
 
 describe('a read-only SQLite database (PRAGMA query_only)', () => {

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
+import { scaled } from './timeScale';
 
 /** A PostgreSQL server started for a test. */
 export interface TestPostgres {
@@ -118,7 +119,7 @@ export async function startPostgres(options: { crashSafe?: boolean } = {}): Prom
     server.stdout?.on('data', keep);
     server.stderr?.on('data', keep);
     try {
-      await waitReady(url, server, () => output, 20_000);
+      await waitReady(url, server, () => output, scaled(20_000));
     } catch (e) {
       server.kill('SIGKILL');
       throw e;

@@ -2,6 +2,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
+import { scaled } from './timeScale';
 
 /** A redis-server started for a test on a free loopback port. */
 export interface TestRedis {
@@ -46,7 +47,7 @@ export async function startRedis(): Promise<TestRedis> {
       c.once('exit', (code, signal) => reject(new Error(`redis-server exited at start (code ${code}, signal ${signal})`)));
     });
     failed.catch(() => undefined); // only the race below reports it
-    await Promise.race([waitForPort(port, 5000), failed]);
+    await Promise.race([waitForPort(port, scaled(5000)), failed]);
   };
   await start();
   return {
@@ -60,4 +61,19 @@ export async function startRedis(): Promise<TestRedis> {
     restart: start,
     signal(signal) { child?.kill(signal); },
   };
+}
+
+/** What {@link whenReady} needs of a node-redis client. */
+interface ReconnectingClient {
+  readonly isReady: boolean;
+  once(event: 'ready', listener: () => void): unknown;
+}
+
+/**
+ * Resolves once each client is connected and ready (node-redis's `ready` event): after
+ * `TestRedis.restart()`, the clients reconnect on their own schedule (backoff up to 2 s), and a
+ * test that goes on before that meets a closed client. Resolves at once for a ready client.
+ */
+export async function whenReady(...clients: ReconnectingClient[]): Promise<void> {
+  await Promise.all(clients.filter((c) => !c.isReady).map((c) => new Promise<void>((resolve) => { c.once('ready', resolve); })));
 }

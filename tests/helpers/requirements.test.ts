@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { missingMessage, overrideVariable, programPath } from './requirements';
+import { scaled } from './timeScale';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -31,7 +32,7 @@ function jestWithoutRedis(ci: boolean): Promise<Run> {
   });
 }
 
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 describe('has(program) and describeWith(program)', () => {
   it('find redis-server here, and nothing where its path is overridden with a missing file', () => {

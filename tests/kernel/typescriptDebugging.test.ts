@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { rawRequest, type Base } from '../helpers/http';
+import { scaled } from '../helpers/timeScale';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -73,7 +74,7 @@ describe('a controller written in TypeScript that throws, run from the built dis
     fs.writeFileSync(path.join(dir, 'controller.js'), out.outputText);
     fs.writeFileSync(path.join(dir, 'controller.js.map'), out.sourceMapText!);
     fs.writeFileSync(path.join(dir, 'server.js'), SERVER_JS);
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   // without a flag (the kernel reads the maps) and with Node's own --enable-source-maps (no double mapping)

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv } from '../service/serverProcess';
 import { installConsumer, packInto, REPO } from './consumerProject';
+import { scaled } from '../helpers/timeScale';
 
 const EXPORTED_FUNCTIONS = ['createKernel', 'Route', 'RouteCollection', 'UrlMatcher', 'UrlGenerator'];
 const CONSUMER_PACKAGES = ['pino-http', '@types/express', '@types/node', 'bcryptjs'];
@@ -67,7 +68,7 @@ describe('npm pack, installed into a fresh project', () => {
     project = path.join(tmp, 'consumer');
     linked = installConsumer(project, tarball, CONSUMER_PACKAGES);
     fs.copyFileSync(path.join(__dirname, 'consumer', 'app.ts'), path.join(project, 'app.ts'));
-  }, 2 * 60_000);
+  }, scaled(2 * 60_000));
 
   afterAll(() => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { listen, type Listening } from '../helpers/http';
 import { launchChromium } from '../helpers/browser';
 import { describeWith } from '../helpers/requirements';
 import { bareKernel, PANELS, tokenOf } from './kernel';
+import { scaled } from '../helpers/timeScale';
 
 const describeWithBrowser = describeWith('chromium');
 
@@ -95,5 +96,5 @@ describeWithBrowser('the toolbar in a browser', () => {
     }
     await context.close();
     expect(found).toEqual([]);
-  }, 120_000);
+  }, scaled(120_000));
 });

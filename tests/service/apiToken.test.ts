@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_DEFAULTS } from '../../src/demo/app';
 import { cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, type ServerProcess } from './serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
@@ -46,18 +47,18 @@ describe('node dist/demo/server.js: API_TOKEN', () => {
     await withServer(prod, async (base) => {
       expect(await statusWith(base, DEMO_DEFAULTS.apiToken)).toBe(401);
     });
-  }, 30_000);
+  }, scaled(30_000));
 
   test('with APP_ENV=prod and API_TOKEN set, that token works and the demo one does not', async () => {
     await withServer({ ...prod, API_TOKEN: OWN_TOKEN }, async (base) => {
       expect(await statusWith(base, OWN_TOKEN)).toBe(200);
       expect(await statusWith(base, DEMO_DEFAULTS.apiToken)).toBe(401);
     });
-  }, 30_000);
+  }, scaled(30_000));
 
   test('in development the documented demo token works', async () => {
     await withServer({ APP_DEBUG: '0' }, async (base) => {
       expect(await statusWith(base, DEMO_DEFAULTS.apiToken)).toBe(200);
     });
-  }, 30_000);
+  }, scaled(30_000));
 });

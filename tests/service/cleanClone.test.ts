@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, httpGet, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess } from './serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -24,7 +25,7 @@ function firstReadmeCommand(): string {
   return block[1].trim();
 }
 
-jest.setTimeout(30_000);
+jest.setTimeout(scaled(30_000));
 
 describe("the README's first command on a clean clone", () => {
   let tmp = '';
@@ -47,7 +48,7 @@ describe("the README's first command on a clean clone", () => {
     });
     const m = READY_LINE.exec(server.output())!;
     base = `http://${m[1]}:${m[2]}`;
-  }, 6 * 60_000);
+  }, scaled(6 * 60_000));
 
   afterAll(() => {
     killIfRunning(server);
@@ -81,5 +82,5 @@ describe("the README's first command on a clean clone", () => {
     const run = spawnSync('npm', ['run', 'build'], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(fs.statSync(server).mtimeMs).toBe(before);
-  }, 60_000);
+  }, scaled(60_000));
 });

@@ -32,6 +32,7 @@ import {
   stopProcess,
   type ServerProcess,
 } from './serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DOCKERFILE = path.join(REPO, 'Dockerfile');
@@ -41,7 +42,7 @@ const IMAGE_USERS: Record<string, number> = { node: 1000 };
 const ACTIVE_LTS = 24;
 const NOBODY = { uid: 65534, gid: 65534 };
 
-jest.setTimeout(30_000);
+jest.setTimeout(scaled(30_000));
 
 /** Every path under `dir` (files and folders), relative to it. */
 function walk(dir: string, rel = ''): string[] {
@@ -113,7 +114,7 @@ describe('Dockerfile, replayed without Docker', () => {
       ready: new RegExp(`express-kernel listening on http://127\\.0\\.0\\.1:${port}(\\D|$)`),
       timeoutMs: 30_000,
     });
-  }, 20 * 60_000); // npm ci builds better-sqlite3 from source: 4 to 9 minutes on a busy 2-core machine
+  }, scaled(20 * 60_000)); // npm ci builds better-sqlite3 from source: 4 to 9 minutes on a busy 2-core machine
 
   afterAll(() => {
     killIfRunning(server);
@@ -184,7 +185,7 @@ describe('Dockerfile, replayed without Docker', () => {
   test('the HEALTHCHECK command passes against the running server', () => {
     if (!built.healthcheck) return; // no HEALTHCHECK: nothing to run
     const [cmd, ...args] = asNobody(built.healthcheck);
-    const res = spawnSync(cmd, args, { cwd: copyWorkdir, env: runEnv, encoding: 'utf8', timeout: 10_000 });
+    const res = spawnSync(cmd, args, { cwd: copyWorkdir, env: runEnv, encoding: 'utf8', timeout: scaled(10_000) });
     expect({ status: res.status, stderr: res.stderr }).toEqual({ status: 0, stderr: '' });
   });
 

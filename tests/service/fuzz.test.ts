@@ -8,6 +8,7 @@ import pino from 'pino';
 import { createDemoKernel, DemoKernel } from '../../src/demo/app';
 import { listen, Listening } from '../helpers/http';
 import { clientRequest, socketRequest, WireRequest, WireResponse, WireTimeout } from '../helpers/wire';
+import { scaled } from '../helpers/timeScale';
 
 /**
  * Hostile input against the demo service over real HTTP on 127.0.0.1: fuzzed methods, paths
@@ -23,9 +24,10 @@ import { clientRequest, socketRequest, WireRequest, WireResponse, WireTimeout } 
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.CI === 'true' ? 10_000 : 1_000));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const DEADLINE_MS = 1000;
+/** 1 s on a quiet machine, stretched by the load (../helpers/timeScale). */
+const DEADLINE_MS = scaled(1000);
 /** A generous socket timeout: a slower answer fails on the 1 s assertion with its time, not as a hang. */
-const TIMEOUT_MS = 5000;
+const TIMEOUT_MS = scaled(5000);
 
 /** Any marker in an HTML body is an unescaped echo, whichever run sent it (profile lists show old ones). */
 const ECHO = /<x-fuzz-\d+>|"><script>fuzz\d+/;

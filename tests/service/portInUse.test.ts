@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, type ServerProcess } from './serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
@@ -26,7 +27,7 @@ describe('node dist/demo/server.js on a port in use', () => {
     first = await startProcess({
       command: process.execPath, args: [SERVER], cwd: REPO, env, ready: READY_LINE, timeoutMs: 20_000,
     });
-  }, 30_000);
+  }, scaled(30_000));
 
   afterAll(() => {
     killIfRunning(first);
@@ -45,5 +46,5 @@ describe('node dist/demo/server.js on a port in use', () => {
       stdout: '',
       stderr: `PORT ${port} is in use (EADDRINUSE): another process listens on 127.0.0.1:${port}; stop it or set PORT to a free port.\n`,
     });
-  }, 30_000);
+  }, scaled(30_000));
 });

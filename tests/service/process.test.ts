@@ -16,6 +16,7 @@ import {
   stopProcess,
   type ServerProcess,
 } from './serverProcess';
+import { scaled } from '../helpers/timeScale';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
@@ -58,7 +59,7 @@ describe('node dist/demo/server.js', () => {
       ready: READY_LINE,
       timeoutMs: 20_000,
     });
-  }, 30_000);
+  }, scaled(30_000));
 
   afterAll(() => {
     killIfRunning(server);

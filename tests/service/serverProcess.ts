@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import { scaled } from '../helpers/timeScale';
 
 export const READY_LINE = /express-kernel listening on http:\/\/(\S+):(\d+)/;
 
@@ -50,7 +51,10 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `command args` and resolves once a stdout line matches `ready`. */
+/**
+ * Starts `command args` and resolves once a stdout line matches `ready`, within `timeoutMs`
+ * (a quiet machine's limit, stretched by the machine's load: ../helpers/timeScale).
+ */
 export function startProcess(opts: {
   command: string;
   args: string[];
@@ -59,7 +63,7 @@ export function startProcess(opts: {
   ready: RegExp;
   timeoutMs?: number;
 }): Promise<ServerProcess> {
-  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const timeoutMs = scaled(opts.timeoutMs ?? 20_000);
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
     env: opts.env,
@@ -99,19 +103,20 @@ export function startProcess(opts: {
   });
 }
 
-/** Sends `signal` and waits at most `withinMs` for the exit. */
+/** Sends `signal` and waits at most `withinMs` (a quiet machine's limit, stretched by the load) for the exit. */
 export async function stopProcess(
   proc: ServerProcess,
   signal: NodeJS.Signals = 'SIGTERM',
   withinMs = 5_000,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   const t0 = Date.now();
+  const limit = scaled(withinMs);
   proc.child.kill(signal);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`no exit within ${withinMs} ms of ${signal}; output:\n${proc.output()}`)),
-      withinMs,
+      () => reject(new Error(`no exit within ${limit} ms of ${signal}; output:\n${proc.output()}`)),
+      limit,
     );
   });
   try {
@@ -135,8 +140,12 @@ export interface HttpResponse {
   body: string;
 }
 
-/** A plain GET over real HTTP (no keep-alive, so the server can close at once on SIGTERM). */
-export function httpGet(url: string, timeoutMs = 10_000): Promise<HttpResponse> {
+/**
+ * A plain GET over real HTTP (no keep-alive, so the server can close at once on SIGTERM), failing
+ * after `quietMs` (a quiet machine's limit, stretched by the load).
+ */
+export function httpGet(url: string, quietMs = 10_000): Promise<HttpResponse> {
+  const timeoutMs = scaled(quietMs);
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent: false, timeout: timeoutMs }, (res) => {
       let body = '';

@@ -6,6 +6,7 @@ import { debugMessage } from '../helpers/http';
 import { startRedis, TestRedis } from '../helpers/redis';
 import { describeWith } from '../helpers/requirements';
 import { SECRET, sessionCookie, sessionKernel } from './sessionKernel';
+import { scaled } from '../helpers/timeScale';
 
 /** node-redis's own client type, all commands included. */
 type RedisClient = ReturnType<typeof createClient>;
@@ -77,8 +78,8 @@ describeWith('redis-server')('sessionLayer(options) Redis store', () => {
       const res = await request(a).post('/cart/pear');
       fresh = sessionCookie(res) ?? '';
       return res.status === 200;
-    }, 10_000);
-    await eventually(async () => (await request(b).get('/cart').set('Cookie', fresh)).status === 200, 10_000);
+    }, scaled(10_000));
+    await eventually(async () => (await request(b).get('/cart').set('Cookie', fresh)).status === 200, scaled(10_000));
     expect((await request(b).get('/cart').set('Cookie', fresh)).body).toEqual({ cart: ['pear'] });
   });
 

@@ -1,5 +1,5 @@
 import { invalidOption } from '../../config/optionError';
-import { openRedis, RedisClient } from '../../storage/redis';
+import { closeRedis, openRedis, RedisClient } from '../../storage/redis';
 import { DEFAULT_STORAGE_TIMEOUT_MS, withDeadline } from '../../storage/StorageUnavailableError';
 import type { Profile, ProfileCriteria, ProfileSummary } from '../Profile';
 import { ClosableProfilerStorage, matchesCriteria, resultLimit, summaryOf } from './ProfilerStorage';
@@ -227,9 +227,7 @@ export class RedisProfilerStorage implements ClosableProfilerStorage {
    * commands, or drops them when Redis is down.
    */
   async close(): Promise<void> {
-    if (!this.ownsClient || !this.client.isOpen) return;
-    if (this.client.isReady) await this.client.close();
-    else this.client.destroy();
+    if (this.ownsClient) await closeRedis(this.client);
   }
 }
 

@@ -12,6 +12,7 @@ import { listen, type Listening } from '../../helpers/http';
 import { launchChromium } from '../../helpers/browser';
 import { describeWith } from '../../helpers/requirements';
 import { docsTestRoutes, SMALL_DOCUMENT } from './docsFixture';
+import { scaled } from '../../helpers/timeScale';
 
 
 interface Loaded {
@@ -31,7 +32,7 @@ async function openDocs(browser: Browser, base: string): Promise<Loaded> {
   });`);
   try {
     const response = await page.goto(`${base}/api/docs`);
-    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+    await page.waitForSelector('.opblock-summary-path', { timeout: scaled(20_000) });
     const operations = await page.$$eval('.opblock-summary', (nodes) => nodes.map((n) => {
       const method = n.querySelector('.opblock-summary-method')?.textContent ?? '';
       const route = n.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';

@@ -13,6 +13,7 @@ import { createSqlState } from '../../../src/api/sql';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { describeWith } from '../../helpers/requirements';
 import { COUNTER } from './fixtures/tables';
+import { scaled } from '../../helpers/timeScale';
 
 const WRITER = path.join(__dirname, 'fixtures', 'writer.ts');
 const PER_PROCESS = 150;
@@ -22,7 +23,7 @@ interface Report { created: Array<{ id: number; title: string }>; increments: nu
 function writer(target: string, name: string, startAt: number): Promise<Report> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', 'tsx', WRITER, target, name, String(PER_PROCESS), String(startAt)],
-      { cwd: path.join(__dirname, '..', '..', '..'), timeout: 90_000 }, (error, stdout, stderr) => {
+      { cwd: path.join(__dirname, '..', '..', '..'), timeout: scaled(90_000) }, (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} failed: ${stderr || error.message}`));
         else resolve(JSON.parse(stdout) as Report);
       });
@@ -69,15 +70,15 @@ describe('several processes writing one database', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, scaled(120_000));
 });
 
 describeWith('postgresql')('several processes writing one PostgreSQL database', () => {
   let server: TestPostgres;
-  beforeAll(async () => { server = await startPostgres(); }, 30_000);
+  beforeAll(async () => { server = await startPostgres(); }, scaled(30_000));
   afterAll(async () => { await server?.stop(); });
 
   test('three processes (migrating at once, then writing) lose nothing', async () => {
     await check(await server.createDatabase('shared'), 3);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -13,6 +13,7 @@ import { openSqlite } from '../../../src/storage/sqlite';
 import { isKernelError } from '../../../src/errors/KernelError';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { describeWith } from '../../helpers/requirements';
+import { scaled } from '../../helpers/timeScale';
 
 const NOTE: ResourceMetadata = {
   shortName: 'Note',
@@ -81,7 +82,7 @@ describeWith('postgresql')('PostgreSQL', () => {
     const store = createSqlState({ url });
     await store.migrate({ '0001': resourceTablesMigration([NOTE]) });
     await store.close();
-  }, 30_000);
+  }, scaled(30_000));
   afterAll(async () => { await server?.stop(); });
 
   test('a stalled server: a 503 after the deadline; the store answers again once it is back', async () => {
@@ -105,7 +106,7 @@ describeWith('postgresql')('PostgreSQL', () => {
     } finally {
       await store.close();
     }
-  }, 30_000);
+  }, scaled(30_000));
 
   test('nothing listening: a 503, not a 500', async () => {
     const store = createSqlState({ url: 'postgres://app@127.0.0.1:1/app', timeoutMs: 2000 });

@@ -6,6 +6,7 @@ import { createSqlState, resourceTablesMigration } from '../../../src/api/sql';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { describeWith } from '../../helpers/requirements';
 import { describeStateConformance } from './conformance';
+import { scaled } from '../../helpers/timeScale';
 
 describeWith('postgresql')('SqlState on PostgreSQL (createSqlState({ url }))', () => {
   let server: TestPostgres;
@@ -13,7 +14,7 @@ describeWith('postgresql')('SqlState on PostgreSQL (createSqlState({ url }))', (
   beforeAll(async () => {
     server = await startPostgres();
     url = await server.createDatabase('conformance');
-  }, 30_000);
+  }, scaled(30_000));
   afterAll(async () => { await server?.stop(); });
 
   describeStateConformance(async (resources) => {

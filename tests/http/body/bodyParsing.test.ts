@@ -6,6 +6,7 @@ import { createKernel } from '../../../src/kernel/createKernel';
 import { Route } from '../../../src/routing/Route';
 import { RouteCollection } from '../../../src/routing/RouteCollection';
 import { bodyParsing } from '../../../src/http/body/bodyParsing';
+import { scaled } from '../../helpers/timeScale';
 
 function kernel() {
   const routes = new RouteCollection();
@@ -77,11 +78,11 @@ describe('a body over the limit', () => {
         socket.on('data', (d) => { data += d.toString(); });
         socket.on('close', () => resolve(data));
         socket.on('error', () => resolve(data));
-        setTimeout(() => socket.destroy(), 3000).unref();
+        setTimeout(() => socket.destroy(), scaled(3000)).unref();
       });
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer).toMatch(/\r\nConnection: close\r\n/i);
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(scaled(2000));
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

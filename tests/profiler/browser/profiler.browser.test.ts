@@ -14,10 +14,11 @@ import { createDemoKernel, type DemoKernel } from '../../../src/demo/app';
 import { listen, type Listening } from '../../helpers/http';
 import { launchChromium } from '../../helpers/browser';
 import { describeWith } from '../../helpers/requirements';
+import { scaled } from '../../helpers/timeScale';
 
 const SHOTS = path.resolve(__dirname, '../../../test-artifacts/screenshots');
 
-jest.setTimeout(90_000);
+jest.setTimeout(scaled(90_000));
 
 describeWith('chromium')('the profiler in a browser (demo kernel)', () => {
   let browser: Browser;
@@ -198,5 +199,5 @@ describeWith('chromium')('the profiler in a browser (demo kernel)', () => {
     if (found.length) console.log(`axe violations:\n${JSON.stringify(found, null, 2)}`);
     expect(found).toEqual([]);
     expect(pageErrors).toEqual([]);
-  }, 180_000); // ~14 pages, 1-3 s of axe each on a loaded machine
+  }, scaled(180_000)); // ~14 pages, 1-3 s of axe each on a loaded machine
 });
