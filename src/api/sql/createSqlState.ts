@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationResultSet } from 'kysely';
 import type * as pg from 'pg';
 import { KernelConfigError } from '../../config/KernelConfigError';
 import { loadPeer } from '../../storage/optionalPeer';
@@ -95,6 +95,32 @@ function postgresDialect(url: string, options: CreateSqlStateOptions, timeoutMs:
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * Runs `work` on one pooled PostgreSQL connection with no `statement_timeout`, then resets it.
+ * Migrations take a lock (Kysely's `pg_advisory_lock`) that waits for another process's
+ * migrations: on a busy machine that wait outlasts the requests' timeout (5 s by default), and
+ * a start-up that should have found the work done failed with `canceling statement due to
+ * statement timeout`. A connection that cannot be had is reported as the migrator reports its
+ * own errors.
+ */
+async function withoutStatementTimeout(
+  db: SqlDatabase, work: (on: SqlDatabase) => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  try {
+    return await db.connection().execute(async (on) => {
+      await sql`SET statement_timeout = 0`.execute(on);
+      try {
+        return await work(on);
+      } finally {
+        // back to the pool's own setting (given at connect time) for the requests that follow
+        await sql`RESET statement_timeout`.execute(on);
+      }
+    });
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
  * The SQLite dialect on its own connection (WAL, `busy_timeout`, foreign keys on, `ek_lower`),
  * logged (see `LoggedDialect`, which it tells whether a transaction is still open).
  * Kysely's driver prepares every statement it runs (better-sqlite3's `prepare`, ~15 µs); the
@@ -173,8 +199,11 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
     db,
     flavour: dialect.flavour,
     async migrate(migrations: Migrations): Promise<string[]> {
-      const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations) });
-      const { error, results = [] } = await migrator.migrateToLatest();
+      const provider = new InCodeMigrationProvider(migrations);
+      const toLatest = (on: SqlDatabase): Promise<MigrationResultSet> => new Migrator({ db: on, provider }).migrateToLatest();
+      const { error, results = [] } = dialect.flavour === 'postgres'
+        ? await withoutStatementTimeout(db, toLatest)
+        : await toLatest(db);
       state.forgetSchema();
       if (error !== undefined) {
         const failed = results.find((r) => r.status === 'Error')?.migrationName;
