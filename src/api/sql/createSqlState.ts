@@ -200,7 +200,8 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
     flavour: dialect.flavour,
     async migrate(migrations: Migrations): Promise<string[]> {
       const provider = new InCodeMigrationProvider(migrations);
-      const toLatest = (on: SqlDatabase): Promise<MigrationResultSet> => new Migrator({ db: on, provider }).migrateToLatest();
+      const toLatest = (on: SqlDatabase): Promise<MigrationResultSet> =>
+        new Migrator({ db: on, provider }).migrateToLatest();
       const { error, results = [] } = dialect.flavour === 'postgres'
         ? await withoutStatementTimeout(db, toLatest)
         : await toLatest(db);
