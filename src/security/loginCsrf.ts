@@ -13,8 +13,9 @@ import { parse as parseCookie, serialize } from 'cookie';
  *   `__Host-ek_login_csrf` over HTTPS, so a sibling subdomain cannot plant one, else
  *   `ek_login_csrf`) and puts the same token in the form; nothing is stored on the server;
  * - the login `POST` is accepted only when the form's token equals the cookie's (constant time)
- *   and the `Origin` header, or else the `Referer`, when either is sent, is the application's
- *   own origin (a cross-site form cannot read the cookie, nor send a same-origin `Origin`).
+ *   and the `Origin` header, or else the `Referer`, when either is sent (and not `null`), is the
+ *   application's own origin (a cross-site form cannot read the cookie, is not sent the
+ *   `SameSite=Strict` one, and cannot send a same-origin `Origin`).
  * @module
  */
 
@@ -73,15 +74,15 @@ function ownOrigin(req: Request): string {
 
 /**
  * Whether the request says it comes from another origin: its `Origin` header (or, without one,
- * its `Referer`) names another scheme, host or port, or is `null` (an opaque origin: a sandboxed
- * frame, a `data:` page). A request that sends neither is not refused here (browsers send
- * `Origin` on every cross-site `POST`).
+ * its `Referer`) names another scheme, host or port. `Origin: null` says nothing (as for
+ * Symfony's `SameOriginCsrfTokenManager`): Chromium sends it on a same-origin form `POST` from a
+ * page with `Referrer-Policy: no-referrer` (the kernel's security headers); the `SameSite=Strict`
+ * cookie then decides, which a cross-site form never carries.
  */
 export function isCrossOrigin(req: Request): boolean {
-  const origin = req.headers.origin;
+  const origin = req.headers.origin === 'null' ? undefined : req.headers.origin;
   const source = origin ?? req.headers.referer;
   if (source === undefined || source === '') return false;
-  if (source === 'null') return true;
   const own = ownOrigin(req);
   return source !== own && !source.startsWith(`${own}/`);
 }

@@ -61,6 +61,16 @@ window.addEventListener('load', function () {
 </script>`));
     },
   }));
+  routes.add('t_session', new Route('/t/session', {
+    controller: (req, res, next) => {
+      // a new session id, as a login gives (the firewall's session migration), then data: stored
+      req.session.regenerate((err: unknown) => {
+        if (err !== undefined && err !== null) return next(err);
+        (req.session as unknown as Record<string, unknown>).visited = true;
+        res.json({ visited: true });
+      });
+    },
+  }));
   routes.add('t_echo', new Route('/t/echo', {
     methods: ['POST'],
     controller: (req, res) => { res.json({ received: Object.keys((req.body as object | undefined) ?? {}) }); },
