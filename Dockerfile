@@ -1,6 +1,7 @@
 # express-kernel demo server.
 #   docker build -t express-kernel .
 #   docker run -p 8000:8000 express-kernel
+# (podman: `podman build --format docker -t express-kernel .`, or the HEALTHCHECK is dropped)
 # State (the SQLite files of the demo and of the profiler) lives in /app/var, a volume the node
 # user owns; keep it across containers with `-v express-kernel-var:/app/var`.
 # tests/service/dockerfile.test.ts replays this file's build RUN steps, COPY
@@ -19,8 +20,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-# the demo needs the optional peers (better-sqlite3, bcryptjs, redis): dependencies in the image
-RUN node scripts/image-dependencies.js && npm install --omit=dev --no-audit --no-fund
+# the demo needs the optional peers (better-sqlite3, bcryptjs, redis): dependencies in the image;
+# then drop the dev dependencies from the tree `npm ci` installed from the lockfile (a prune
+# installs nothing, so the versions stay the lockfile's and better-sqlite3 is not compiled again)
+RUN node scripts/image-dependencies.js && npm prune --omit=dev --no-audit --no-fund
 # better-sqlite3 needs only its compiled addon at run time: drop the SQLite sources (deps/),
 # the C++ sources (src/) and node-gyp's intermediates (object files, Makefiles, the test extension)
 RUN cd node_modules/better-sqlite3 \
@@ -47,6 +50,8 @@ RUN mkdir -p var && chown 1000:1000 var
 VOLUME /app/var
 USER node
 EXPOSE 8000
+# /healthz is answered in front of the kernel (no firewall, no session, no profile written);
+# podman keeps HEALTHCHECK only with `podman build --format docker` (OCI images have none)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "require('http').get({ host: '127.0.0.1', port: process.env.PORT || 8000, path: '/api', timeout: 4000 }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1)).on('timeout', () => process.exit(1))"]
+  CMD ["node", "-e", "require('http').get({ host: '127.0.0.1', port: process.env.PORT || 8000, path: '/healthz', timeout: 4000 }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1)).on('timeout', () => process.exit(1))"]
 CMD ["node", "dist/demo/server.js"]

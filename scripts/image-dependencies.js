@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * For the Docker image only (the Dockerfile's build stage runs it before `npm install
+ * For the Docker image only (the Dockerfile's build stage runs it before `npm prune
  * --omit=dev`): the demo service needs the optional peer dependencies the library leaves to its
  * users (better-sqlite3, bcryptjs, redis, connect-redis). The repository keeps them as
  * devDependencies, which `--omit=dev` would remove; this moves them to `dependencies`, at the

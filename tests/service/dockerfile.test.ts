@@ -18,11 +18,22 @@
  * - the server gets HOST=127.0.0.1 and a free PORT instead of the image's
  *   HOST/PORT, so that nothing listens outside loopback.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeContext, parseDockerfile, replay, unprivilegedCopy, type ReplayResult } from './dockerfile';
+import http from 'node:http';
+import {
+  commandOf,
+  dockerignore,
+  makeContext,
+  parseDockerfile,
+  replay,
+  splitFlags,
+  unprivilegedCopy,
+  type ReplayResult,
+} from './dockerfile';
+import { compileTrust } from '../../src/http/RequestUri';
 import {
   cleanEnv,
   freePort,
@@ -54,6 +65,125 @@ function walk(dir: string, rel = ''): string[] {
   }
   return out;
 }
+
+/** Every tracked (or untracked, not git-ignored) file of the repository. */
+function repoFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+}
+
+/** The HEALTHCHECK command of the Dockerfile's last stage, read without replaying the build. */
+function healthcheckCommand(): string[] {
+  const stages = parseDockerfile(fs.readFileSync(DOCKERFILE, 'utf8'));
+  const ins = stages[stages.length - 1].instructions.find((i) => i.op === 'HEALTHCHECK');
+  if (!ins) throw new Error('the runtime stage has no HEALTHCHECK');
+  const m = /^CMD\s+(.*)$/is.exec(splitFlags(ins.rest).body);
+  if (!m) throw new Error(`cannot read HEALTHCHECK ${ins.rest}`);
+  return commandOf(m[1]);
+}
+
+// These read the Dockerfile, .dockerignore and README without the replay (which runs `npm ci`
+// for minutes): `npx jest tests/service/dockerfile.test.ts -t 'without the replay'`.
+describe('Dockerfile, .dockerignore and README, read without the replay', () => {
+  test('the HEALTHCHECK requests /healthz (answered in front of the kernel: no profile every 30 s) and passes on its 200', async () => {
+    const paths: string[] = [];
+    const server = http.createServer((req, res) => {
+      paths.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const [cmd, ...args] = healthcheckCommand();
+      const res = await new Promise<{ status: number | null }>((resolve) => {
+        const child = spawn(cmd, args, { env: cleanEnv({ PORT: String(port) }), stdio: 'ignore' });
+        child.on('exit', (status) => resolve({ status }));
+      });
+      expect({ status: res.status, paths }).toEqual({ status: 0, paths: ['/healthz'] });
+    } finally {
+      server.close();
+    }
+  });
+
+  test('.dockerignore keeps tests, docs, bench, build artifacts, node_modules, SQLite files and .git out of the build context', () => {
+    const ignored = dockerignore(fs.readFileSync(path.join(REPO, '.dockerignore'), 'utf8'));
+    const outside = [
+      'tests/service/dockerfile.test.ts',
+      'docs/ARCHITECTURE.md',
+      'bench/run.ts',
+      'dist/demo/server.js',
+      'build/tsconfig.build.tsbuildinfo',
+      'coverage/lcov.info',
+      'test-artifacts/x.log',
+      'node_modules/express/package.json',
+      'var/demo.sqlite',
+      'demo.sqlite',
+      '.git/HEAD',
+    ];
+    expect(outside.filter((rel) => !ignored(rel))).toEqual([]);
+    // nothing of tests/, docs/ or bench/ as the repository has them reaches the context
+    expect(repoFiles().filter((rel) => /^(tests|docs|bench)\//.test(rel) && !ignored(rel))).toEqual([]);
+  });
+
+  test('.dockerignore keeps what the build needs: the COPY sources, the files RUN names, the tsconfig chain, and what the runtime copies of the sources', () => {
+    const ignored = dockerignore(fs.readFileSync(path.join(REPO, '.dockerignore'), 'utf8'));
+    const all = repoFiles();
+    const files = all.filter((rel) => !ignored(rel));
+    const has = (rel: string) => files.some((f) => f === rel || f.startsWith(`${rel}/`));
+    const inRepo = (rel: string) => all.some((f) => f === rel || f.startsWith(`${rel}/`));
+    const needed = new Set<string>(['tsconfig.build.json']);
+    // tsconfig.build.json (what `npm run build` compiles with) and the files it extends
+    for (let cfg = 'tsconfig.build.json'; ; ) {
+      const ext = (JSON.parse(fs.readFileSync(path.join(REPO, cfg), 'utf8')) as { extends?: string }).extends;
+      if (!ext) break;
+      cfg = path.posix.normalize(path.posix.join(path.posix.dirname(cfg), ext));
+      needed.add(cfg);
+    }
+    const stages = parseDockerfile(fs.readFileSync(DOCKERFILE, 'utf8'));
+    for (const stage of stages) {
+      for (const ins of stage.instructions) {
+        const { flags, body } = splitFlags(ins.rest);
+        if (ins.op === 'COPY') {
+          const sources = body.split(/\s+/).slice(0, -1);
+          for (const s of sources) {
+            // from the context, or from an earlier stage of the repository's folders (src, templates, config)
+            const rel = flags.from === undefined ? s : s.replace(/^\/app\//, '');
+            if (rel === '.' || (flags.from !== undefined && !inRepo(rel))) continue; // dist, node_modules: made by the build
+            needed.add(rel);
+          }
+        }
+        if (ins.op === 'RUN') {
+          for (const w of body.split(/\s+/)) if (/^[\w.-]+\/[\w./-]+$/.test(w) && inRepo(w)) needed.add(w);
+        }
+      }
+    }
+    expect([...needed]).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'src', 'templates', 'config', 'scripts/image-dependencies.js', 'tsconfig.json']));
+    expect([...needed].filter((rel) => !has(rel))).toEqual([]);
+  });
+
+  test('the build installs lockfile-exact: `npm ci`, then a prune to production dependencies (no `npm install`)', () => {
+    const stages = parseDockerfile(fs.readFileSync(DOCKERFILE, 'utf8'));
+    const npmCommands = stages
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.op === 'RUN')
+      .flatMap((i) => splitFlags(i.rest).body.split(/&&|\|\||;/))
+      .map((c) => c.trim())
+      .filter((c) => /^npm\s/.test(c) && !/^npm run\s/.test(c));
+    expect(npmCommands.map((c) => c.split(/\s+/).slice(0, 2).join(' '))).toEqual(['npm ci', 'npm prune']);
+    expect(npmCommands[1]).toMatch(/\s--omit=dev(\s|$)/);
+  });
+
+  test("the README's allowed-IPs advice covers Docker's default networks (gateway 172.17.0.1) and podman's (10.88.0.1), and says podman needs --format docker for the HEALTHCHECK", () => {
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const m = /docker run [^\n]*-e PROFILER_ALLOWED_IPS=(\S+)/.exec(readme);
+    expect(m).not.toBeNull();
+    const allowed = compileTrust(m![1].split(','));
+    expect(['172.17.0.1', '172.18.0.1', '10.88.0.1'].filter((ip) => !allowed(ip, 0))).toEqual([]);
+    expect(allowed('192.0.2.1', 0)).toBe(false);
+    expect(readme).toMatch(/podman build --format docker/);
+  });
+});
 
 describe('Dockerfile, replayed without Docker', () => {
   let tmp = '';
