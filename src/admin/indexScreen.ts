@@ -73,7 +73,7 @@ function readQuery(app: AdminApp, admin: AdminResource, raw: string): IndexQuery
   const text = (single(pairs, 'query') ?? '').trim().slice(0, 200);
   const filters = pairs.filter((p) => !OWN.has(p.name) && p.value !== '');
   const filterQuery = filters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
-  const parsed = parseCollectionQuery(filterQuery, admin.resource, { prefixes: app.prefixes });
+  const parsed = parseCollectionQuery(filterQuery, admin.resource, { prefixes: app.prefixes, strict: true });
   const conditions: FilterCondition[] = [...parsed.conditions];
   if (text !== '' && admin.textFields.length > 0) {
     conditions.push({

@@ -69,8 +69,8 @@ export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
     out.push({
       name: 'itemsPerPage',
       filter: 'pagination',
-      schema: { type: 'integer', minimum: 1, maximum: p.maximumItemsPerPage, default: p.itemsPerPage },
-      description: `Items per page, at most ${p.maximumItemsPerPage}.`,
+      schema: { type: 'integer', minimum: 0, maximum: p.maximumItemsPerPage, default: p.itemsPerPage },
+      description: `Items per page, at most ${p.maximumItemsPerPage} (more is clamped); 0 gives the count alone.`,
     });
   }
   if (p.clientPartial) {

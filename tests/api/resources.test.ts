@@ -180,7 +180,7 @@ describe.each(STORES)('on %s', (_name, open) => {
 
     test('HAL has _links of the same names; plain JSON an RFC 8288 Link header', async () => {
       const hal = await request(kernel).get('/api/books?itemsPerPage=4&page=2').set('Accept', 'application/hal+json');
-      expect(Object.keys(hal.body._links)).toEqual(['self', 'first', 'last', 'previous', 'next', 'item']);
+      expect(Object.keys(hal.body._links)).toEqual(['self', 'first', 'last', 'prev', 'next', 'item']);
       expect(hal.body._embedded.item).toHaveLength(4);
       const json = await request(kernel).get('/api/books?itemsPerPage=4&page=2').set('Accept', JSON_TYPE);
       expect(json.headers.link).toBe('</api/books?itemsPerPage=4&page=1>; rel="first", </api/books?itemsPerPage=4&page=1>; rel="prev", '
@@ -191,13 +191,24 @@ describe.each(STORES)('on %s', (_name, open) => {
       const res = await request(kernel).get('/api/books?partial=true&itemsPerPage=4');
       expect(res.body['hydra:totalItems']).toBeUndefined();
       expect(res.body['hydra:view']['hydra:last']).toBeUndefined();
-      expect(res.body['hydra:view']['hydra:next']).toBe('/api/books?itemsPerPage=4&partial=true&page=2');
+      // the query as the client sent it, page last (API Platform's IriHelper)
+      expect(res.body['hydra:view']['hydra:next']).toBe('/api/books?partial=true&itemsPerPage=4&page=2');
+    });
+
+    // API Platform: a page past the last is an empty page, itemsPerPage is clamped (0: the count
+    // alone), a repeated page is the last one, an unreadable itemsPerPage or partial is ignored
+    test.each([
+      ['page=5', 0], ['itemsPerPage=0', 0], ['itemsPerPage=101', 10], ['itemsPerPage=x', 10], ['page=1&page=2', 0],
+      ['partial=maybe', 10],
+    ])('?%s is a 200 with %d books (API Platform)', async (query, count) => {
+      const res = await request(kernel).get(`/api/books?${query}`).set('Accept', JSON_TYPE);
+      expect(res.status).toBe(200);
+      expect(res.body).toHaveLength(count);
     });
 
     test.each([
       ['page=0', 'page'], ['page=-1', 'page'], ['page=abc', 'page'], ['page=1.5', 'page'], ['page=99999999999', 'page'],
-      ['page=5', 'out of range'], ['itemsPerPage=0', 'itemsPerPage'], ['itemsPerPage=101', 'itemsPerPage'],
-      ['itemsPerPage=x', 'itemsPerPage'], ['page=1&page=2', 'page'], ['partial=maybe', 'partial'],
+      ['itemsPerPage=-1', 'itemsPerPage'], ['itemsPerPage=0&page=2', 'page'],
     ])('?%s is a 400 naming %s', async (query, named) => {
       const res = await request(kernel).get(`/api/books?${query}`).set('Accept', JSON_TYPE);
       expect(res.status).toBe(400);
@@ -237,15 +248,14 @@ describe.each(STORES)('on %s', (_name, open) => {
       expect(res.body['hydra:search']['hydra:template']).toMatch(/^\/api\/books\{\?title,title\[\],isbn/);
     });
 
+    // API Platform's filters ignore what they cannot read (strictQueryParameterValidation makes
+    // these 400s: tests/api/wire/collections.test.ts)
     test.each([
-      ['nope=1', 'Unknown query parameter "nope"'], ['titel=x', 'Did you mean "title"'], ['order[isbn]=asc', 'order[isbn]'],
-      ['order[title]=up', 'asc or desc'], ['price[gt]=cheap', 'a number'], ['price[between]=1', 'low..high'],
-      ['featured=yes', 'true, false'], ['publishedAt[after]=2020-02-30', 'a date'], ['exists[author]=maybe', 'true, false'],
-      ['author=/api/books/1', 'an IRI'], ['title=', 'non-empty'], ['%ZZ=1', 'percent-encoding'], ['title[x][y]=1', 'Unknown'],
-    ])('?%s is a 400 (%s)', async (query, message) => {
-      const res = await request(kernel).get(`/api/books?${query}`).set('Accept', JSON_TYPE);
-      expect(res.status).toBe(400);
-      expect(res.body.detail).toContain(message);
+      ['nope=1'], ['titel=x'], ['order[isbn]=asc'], ['order[title]=up'], ['price[gt]=cheap'], ['price[between]=1'],
+      ['featured=yes'], ['publishedAt[after]=2020-02-30'], ['exists[author]=maybe'], ['author=/api/books/1'], ['title='],
+      ['%ZZ=1'], ['title[x][y]=1'],
+    ])('?%s is ignored: every book', async (query) => {
+      expect(await titles(query)).toEqual(['Dune', 'Hyperion', 'Solaris']);
     });
   });
 

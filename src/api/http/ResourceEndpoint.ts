@@ -9,12 +9,12 @@ import { collectionHal, itemHal } from '../serializer/hal';
 import { itemIri } from '../serializer/iri';
 import { collectionJsonLd, itemJsonLdHead } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
-import { lastPage, linkHeader, pageLinks } from '../serializer/pagination';
+import { linkHeader, pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
 import { mergePatch } from '../write/mergePatch';
 import { toStoredData } from '../write/inputData';
 import { denormalizationError, itemNotFoundForIri, updateNotAllowed } from '../write/denormalizationError';
-import { ConflictError, InvalidQueryError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
+import { ConflictError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
 import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
@@ -209,25 +209,24 @@ export class ResourceEndpoint {
   }
 
   private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
-    const query = parseCollectionQuery(
-      req.kernel?.uri?.queryString ?? '', this.resource, { prefixes: this.paths.prefixes },
-    );
+    const raw = req.kernel?.uri?.queryString ?? '';
+    const operation = req.api!.operation!;
+    const query = parseCollectionQuery(raw, this.resource, {
+      prefixes: this.paths.prefixes, strict: operation.strictQueryParameterValidation,
+    });
     const page = await this.resource.provider.provideCollection(this.resource.metadata, query, this.stateContext(req));
-    if (page.totalItems !== undefined && query.page > lastPage(page.totalItems, query.itemsPerPage)) {
-      const last = lastPage(page.totalItems, query.itemsPerPage);
-      throw new InvalidQueryError(`The page ${query.page} is out of range: the last page is ${last}.`);
-    }
     const base = requestBase(req);
     const path = `${base.baseUrl}${this.resource.routePrefix}`;
-    const links = pageLinks(path, this.resource, query, page);
+    const links = pageLinks(path, raw, this.resource, query, page);
     const members = this.members(page.items, format, base);
     if (format === 'json') {
       const link = linkHeader(links);
-      if (link !== '') res.setHeader('Link', link);
+      if (link !== '') res.append('Link', link);
       return sendFormatted(res, format, 200, members);
     }
     if (format === 'hal') {
-      return sendFormatted(res, format, 200, collectionHal(this.resource, members, page, links, base));
+      const size = this.resource.pagination.enabled ? query.itemsPerPage : undefined;
+      return sendFormatted(res, format, 200, collectionHal(this.resource, members, page, links, base, size));
     }
     sendJsonText(res, format, 200, collectionJsonLd(this.resource, members, page, links, path, this.paths, base));
   }

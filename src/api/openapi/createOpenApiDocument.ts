@@ -69,16 +69,20 @@ function collectionContent(names: ResourceSchemaNames, formats: readonly string[
         _links: {
           type: 'object',
           properties: {
-            ...Object.fromEntries(['self', 'first', 'last', 'previous', 'next'].map((k) => [k, HAL_LINK])),
+            ...Object.fromEntries(['self', 'first', 'last', 'prev', 'next'].map((k) => [k, HAL_LINK])),
             item: { type: 'array', items: HAL_LINK },
           },
           required: ['self'],
         },
-        _embedded: { type: 'object', properties: { item: { type: 'array', items: ref(names.jsonhal) } } },
+        _embedded: {
+          type: 'object',
+          description: 'Absent from an empty page.',
+          properties: { item: { type: 'array', items: ref(names.jsonhal) } },
+        },
         totalItems: { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
-        itemsPerPage: { type: 'integer', minimum: 0, description: 'Items on this page.' },
+        itemsPerPage: { type: 'integer', minimum: 0, description: 'The page size; absent without pagination.' },
       },
-      required: ['_links', '_embedded'],
+      required: ['_links'],
     },
     'application/json': { type: 'array', items: ref(names.output) },
   };

@@ -89,10 +89,18 @@ export function convertValue(
 export interface QueryContext {
   /** The collection path of each resource, by short name (to read relation IRIs). */
   readonly prefixes: Readonly<Record<string, string>>;
+  /**
+   * The operation's `strictQueryParameterValidation`: an unknown parameter, a value a filter
+   * cannot read, a parameter given twice or an `itemsPerPage` above the maximum is a 400. Without
+   * it (API Platform's default) they are ignored (the last of repeated values wins, as PHP reads
+   * them) and `itemsPerPage` is clamped. @default false
+   */
+  readonly strict?: boolean;
 }
 
-function single(pairs: QueryPair[], name: string): string | undefined {
+function single(pairs: QueryPair[], name: string, strict: boolean): string | undefined {
   const found = pairs.filter((p) => p.name === name);
+  if (!strict) return found.at(-1)?.value;
   if (found.length > 1) {
     throw new InvalidQueryError(`The query parameter "${name}" is given ${found.length} times; give it once.`);
   }
@@ -106,6 +114,24 @@ function pageNumber(value: string, parameter: string, max: number): number {
     throw new InvalidQueryError(`The query parameter "${parameter}" is out of range: ${n} is more than ${max}.`);
   }
   return n;
+}
+
+/**
+ * `itemsPerPage` (API Platform's `Pagination::getLimit`): 0 to the maximum; 0 gives the count
+ * alone. Above the maximum: clamped, or a 400 when strict; a negative value is a 400; anything
+ * else not a number is a 400 when strict, else undefined (the default applies).
+ */
+function pageSize(value: string, max: number, strict: boolean): number | undefined {
+  if (/^-\d+$/.test(value)) throw bad('itemsPerPage', `an integer from 0 to ${max}`, value);
+  if (!/^\d{1,15}$/.test(value)) {
+    if (strict) throw bad('itemsPerPage', `an integer from 0 to ${max}`, value);
+    return undefined;
+  }
+  const n = Number(value);
+  if (n > max && strict) {
+    throw new InvalidQueryError(`The query parameter "itemsPerPage" is out of range: ${n} is more than ${max}.`);
+  }
+  return Math.min(n, max);
 }
 
 function knownNames(resource: Resource): string[] {
@@ -135,7 +161,7 @@ function filterOf(resource: Resource, type: ResolvedFilter['type'], property: st
  *   page or itemsPerPage out of range, a parameter given twice where one value is expected
  */
 export function parseCollectionQuery(raw: string, resource: Resource, context: QueryContext): CollectionQuery {
-  const pairs = parseQueryString(raw);
+  const pairs = parseQueryString(raw, context.strict === true);
   const pg = resource.pagination;
   const conditions: FilterCondition[] = [];
   const order: OrderBy[] = [];
@@ -147,39 +173,41 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     return convert0(f.kind, value, parameter, p?.enumValues, target);
   };
   const convert0 = convertValue;
-  for (const pair of pairs) {
+  const strict = context.strict === true;
+  const read = (pair: QueryPair): void => {
     const { name, base, key, value } = pair;
     if (pg.enabled && key === undefined && (base === 'page' || (base === 'itemsPerPage' && pg.clientItemsPerPage)
-      || (base === 'partial' && pg.clientPartial))) continue;
+      || (base === 'partial' && pg.clientPartial))) return;
     if (base === 'order' && key !== undefined && key !== '') {
       const f = filterOf(resource, 'order', key);
       if (f === undefined) throw unknown(name, resource);
-      const direction = value.toLowerCase();
+      // no value: the filter's default direction, ascending (API Platform's OrderFilter)
+      const direction = value === '' ? 'asc' : value.toLowerCase();
       if (direction !== 'asc' && direction !== 'desc') throw bad(name, 'asc or desc', value);
-      if (order.some((o) => o.property === key)) {
-        throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
-      }
-      order.push({ property: key, direction });
-      continue;
+      const known = order.findIndex((o) => o.property === key);
+      if (known >= 0 && strict) throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
+      if (known >= 0) order[known] = { property: key, direction };
+      else order.push({ property: key, direction });
+      return;
     }
     if (base === 'exists' && key !== undefined && key !== '') {
       const f = filterOf(resource, 'exists', key);
       if (f === undefined) throw unknown(name, resource);
       conditions.push({ type: 'exists', property: key, value: convertValue('boolean', value, name) as boolean });
-      continue;
+      return;
     }
     if (key === undefined || key === '') {
       const boolean = filterOf(resource, 'boolean', base);
       if (boolean !== undefined && key === undefined) {
         conditions.push({ type: 'boolean', property: base, value: convertValue('boolean', value, name) as boolean });
-        continue;
+        return;
       }
       const search = filterOf(resource, 'search', base);
       if (search === undefined) throw unknown(name, resource);
       const list = searches.get(base) ?? [];
       list.push(convert(search, value, name) as string | number);
       searches.set(base, list);
-      continue;
+      return;
     }
     if ((RANGE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'range', base);
@@ -199,7 +227,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
           value: convert(f, value, name) as number | string,
         });
       }
-      continue;
+      return;
     }
     if ((DATE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'date', base);
@@ -208,9 +236,17 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
         type: 'date', property: base, operator: key as typeof DATE_OPS[number],
         value: convert(f, value, name) as string,
       });
-      continue;
+      return;
     }
     throw unknown(name, resource);
+  };
+  for (const pair of pairs) {
+    try {
+      read(pair);
+    } catch (e) {
+      // API Platform's filters ignore what they cannot read
+      if (strict || !(e instanceof InvalidQueryError)) throw e;
+    }
   }
   for (const [property, values] of searches) {
     const f = filterOf(resource, 'search', property) as ResolvedFilter;
@@ -219,18 +255,24 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
   if (!pg.enabled) {
     return { conditions, order, page: 1, itemsPerPage: pg.maximumItemsPerPage, partial: pg.partial };
   }
-  const pageValue = single(pairs, 'page');
-  const sizeValue = pg.clientItemsPerPage ? single(pairs, 'itemsPerPage') : undefined;
-  const partialValue = pg.clientPartial ? single(pairs, 'partial') : undefined;
-  return {
-    conditions,
-    order,
-    page: pageValue === undefined ? 1 : pageNumber(pageValue, 'page', MAX_PAGE),
-    itemsPerPage: sizeValue === undefined
-      ? pg.itemsPerPage
-      : pageNumber(sizeValue, 'itemsPerPage', pg.maximumItemsPerPage),
-    partial: partialValue === undefined ? pg.partial : convertValue('boolean', partialValue, 'partial') as boolean,
-  };
+  const pageValue = single(pairs, 'page', strict);
+  const sizeValue = pg.clientItemsPerPage ? single(pairs, 'itemsPerPage', strict) : undefined;
+  const partialValue = pg.clientPartial ? single(pairs, 'partial', strict) : undefined;
+  const page = pageValue === undefined ? 1 : pageNumber(pageValue, 'page', MAX_PAGE);
+  const itemsPerPage = sizeValue === undefined ? pg.itemsPerPage : pageSize(sizeValue, pg.maximumItemsPerPage, strict)
+    ?? pg.itemsPerPage;
+  if (itemsPerPage === 0 && page > 1) {
+    throw new InvalidQueryError('The query parameter "page" must be 1 when "itemsPerPage" is 0.');
+  }
+  let partial = pg.partial;
+  if (partialValue !== undefined) {
+    try {
+      partial = convertValue('boolean', partialValue, 'partial') as boolean;
+    } catch (e) {
+      if (strict) throw e;
+    }
+  }
+  return { conditions, order, page, itemsPerPage, partial };
 }
 
 function encode(value: string): string {

@@ -37,23 +37,30 @@ function decode(part: string): string {
  * Splits a raw query string (`a=1&order[title]=asc`, no leading `?`) into decoded pairs, as
  * PHP reads `name[key]=value` (API Platform's filters read `$request->query`): `+` is a space;
  * a pair without `=` has the value `''`; empty pairs (`&&`) are skipped.
- * @throws InvalidQueryError (400) for a malformed percent-encoding, a NUL character
- *   ({@link NUL_IN_QUERY}), a name with unbalanced or nested brackets, or a query string over
+ * @param strict - false: a pair with a malformed percent-encoding or an unbalanced or nested
+ *   bracket is left out instead (API Platform ignores what its filters cannot read)
+ * @throws InvalidQueryError (400) for a malformed percent-encoding, a name with unbalanced or
+ *   nested brackets (strict only), a NUL character ({@link NUL_IN_QUERY}), or a query string over
  *   {@link MAX_QUERY_LENGTH} characters
  */
-export function parseQueryString(raw: string): QueryPair[] {
+export function parseQueryString(raw: string, strict = true): QueryPair[] {
   if (raw.length > MAX_QUERY_LENGTH) {
     throw new InvalidQueryError(`The query string is longer than ${MAX_QUERY_LENGTH} characters.`);
   }
   const pairs: QueryPair[] = [];
   for (const part of raw.split('&')) {
     if (part === '') continue;
-    const eq = part.indexOf('=');
-    const name = decode(eq === -1 ? part : part.slice(0, eq));
-    const value = eq === -1 ? '' : decode(part.slice(eq + 1));
-    const m = /^([^[\]]+)(?:\[([^[\]]*)\])?$/.exec(name);
-    if (m === null) throw new InvalidQueryError(`Unknown query parameter "${name.slice(0, 100)}".`);
-    pairs.push(m[2] === undefined ? { name, base: m[1], value } : { name, base: m[1], key: m[2], value });
+    try {
+      const eq = part.indexOf('=');
+      const name = decode(eq === -1 ? part : part.slice(0, eq));
+      const value = eq === -1 ? '' : decode(part.slice(eq + 1));
+      const m = /^([^[\]]+)(?:\[([^[\]]*)\])?$/.exec(name);
+      if (m === null) throw new InvalidQueryError(`Unknown query parameter "${name.slice(0, 100)}".`);
+      pairs.push(m[2] === undefined ? { name, base: m[1], value } : { name, base: m[1], key: m[2], value });
+    } catch (e) {
+      // a NUL is refused in every mode: no store may see one
+      if (strict || (e as Error).message === NUL_IN_QUERY) throw e;
+    }
   }
   return pairs;
 }

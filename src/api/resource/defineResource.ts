@@ -27,7 +27,10 @@ export const paginationOptionsSchema = optionsObject({
   enabled: z.boolean().optional(),
   /** Items per page when the client does not say; at most `maximumItemsPerPage`. @default 30 */
   itemsPerPage: integerFrom(1).optional(),
-  /** The most a client may ask for with `itemsPerPage`; more is a 400. @default 100 */
+  /**
+   * The most a client may ask for with `itemsPerPage`; more is clamped to it (a 400 with the
+   * operation's `strictQueryParameterValidation`). @default 100
+   */
   maximumItemsPerPage: integerFrom(1).optional(),
   /** Clients may choose `itemsPerPage`. @default true */
   clientItemsPerPage: z.boolean().optional(),
@@ -59,6 +62,7 @@ const operationSchema = optionsObject({
   securityPostDenormalize: ruleSchema<PostDenormalizeContext>().optional(),
   securityPostDenormalizeMessage: z.string().optional(),
   summary: z.string().optional(),
+  strictQueryParameterValidation: z.boolean().optional(),
 });
 
 /**
@@ -131,6 +135,8 @@ export interface ResolvedOperation {
   readonly securityPostDenormalize?: SecurityRule<PostDenormalizeContext>;
   readonly securityPostDenormalizeMessage?: string;
   readonly summary: string;
+  /** GetCollection: unknown and unreadable query parameters are 400s (see `OperationOptions`). */
+  readonly strictQueryParameterValidation: boolean;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -188,6 +194,10 @@ function resolveOperation(
     throw invalidOption(`${at}.path`, 'expected a path with an {id} placeholder', path);
   }
   const requirements = declared.requirements ?? (item && declared.path === undefined ? { id: '\\d+' } : {});
+  if (declared.strictQueryParameterValidation !== undefined && declared.kind !== 'GetCollection') {
+    const what = 'only GetCollection reads query parameters';
+    throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);
+  }
   if (declared.securityPostDenormalize !== undefined && !['Post', 'Put', 'Patch'].includes(declared.kind)) {
     const what = 'only Post, Put and Patch read a body';
     throw invalidOption(`${at}.securityPostDenormalize`, what, undefined, { got: 'a rule' });
@@ -209,6 +219,7 @@ function resolveOperation(
     ...(declared.securityPostDenormalizeMessage !== undefined
       ? { securityPostDenormalizeMessage: declared.securityPostDenormalizeMessage } : {}),
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
+    strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
   });
 }
 

@@ -62,6 +62,14 @@ export interface OperationOptions {
   securityPostDenormalizeMessage?: string;
   /** A sentence for the documentation (Hydra `hydra:title`, OpenAPI `summary`). */
   summary?: string;
+  /**
+   * `GetCollection` only (API Platform 3.4's operation option of the same name): a query
+   * parameter that is unknown, given twice, or whose value a filter cannot read is a 400 naming
+   * it, and so is an `itemsPerPage` above the maximum. Without it, as API Platform does by
+   * default, such parameters are ignored and `itemsPerPage` is clamped to the maximum.
+   * @default false
+   */
+  strictQueryParameterValidation?: boolean;
 }
 
 /** One operation as declared. */

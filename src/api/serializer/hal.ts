@@ -30,19 +30,27 @@ export function itemHal(
   return out;
 }
 
-/** A collection page. */
+/**
+ * A collection page, as API Platform 3.4's HAL `CollectionNormalizer` writes it: `_links` with
+ * `self`, `first`, `last`, `prev`, `next` and an `item` link per member, `totalItems` (with a
+ * count), `itemsPerPage` (the page size, when paginated), `_embedded.item`; an empty page has
+ * neither `_links.item` nor `_embedded`.
+ * @param itemsPerPage - the page size, or undefined without pagination
+ */
 export function collectionHal(
   resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, base: RequestBase,
+  itemsPerPage: number | undefined,
 ): Record<string, unknown> {
   const items = members.map((m) => itemHal(resource, m, base));
   const l: Record<string, unknown> = { self: { href: links.self } };
-  for (const k of ['first', 'last', 'previous', 'next'] as const) if (links[k] !== undefined) l[k] = { href: links[k] };
-  l.item = items.map((i) => (i._links as { self: Href }).self);
+  const rel = [['first', 'first'], ['last', 'last'], ['previous', 'prev'], ['next', 'next']] as const;
+  for (const [k, name] of rel) if (links[k] !== undefined) l[name] = { href: links[k] };
+  if (items.length > 0) l.item = items.map((i) => (i._links as { self: Href }).self);
   return {
     _links: l,
     ...(page.totalItems !== undefined ? { totalItems: page.totalItems } : {}),
-    itemsPerPage: page.items.length,
-    _embedded: { item: items },
+    ...(itemsPerPage !== undefined ? { itemsPerPage } : {}),
+    ...(items.length > 0 ? { _embedded: { item: items } } : {}),
   };
 }
 

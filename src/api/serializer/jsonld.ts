@@ -77,7 +77,7 @@ function searchText(resource: Resource, path: string): string {
 
 /**
  * A collection page, as JSON text: `@context`, `@id`, `@type` (`hydra:Collection`),
- * `hydra:totalItems` (with a count), `hydra:member`, `hydra:view` (with pagination) and
+ * `hydra:totalItems` (with a count), `hydra:member`, `hydra:view` (paginated or filtered) and
  * `hydra:search` (with filters), in that order.
  * @param members - the items, each with its {@link itemJsonLdHead} (without `@context`)
  */
@@ -96,7 +96,7 @@ export function collectionJsonLd(
     '@type': 'hydra:Collection',
     ...(page.totalItems !== undefined ? { 'hydra:totalItems': page.totalItems } : {}),
     'hydra:member': members,
-    ...(resource.pagination.enabled ? { 'hydra:view': view } : {}),
+    ...(links.view ? { 'hydra:view': view } : {}),
   });
   // the object's text ends with its closing brace: the search member goes just before it
   return `${head.slice(0, -1)}${searchText(resource, path)}}`;

@@ -92,7 +92,7 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
       'exists[author]',
     ]));
     const itemsPerPage = op('/api/books', 'get').parameters.find((p) => p.name === 'itemsPerPage');
-    expect(itemsPerPage?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 30 });
+    expect(itemsPerPage?.schema).toEqual({ type: 'integer', minimum: 0, maximum: 100, default: 30 });
   });
 
   test('bodies: JSON-LD and JSON for POST and PUT, merge-patch only for PATCH', () => {

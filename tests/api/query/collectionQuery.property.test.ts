@@ -23,7 +23,7 @@ const VALUES = ['1', '0', '-1', '2', '100', '101', 'true', 'false', 'asc', 'DESC
   '2020-02-30', '/api/authors/3', '/api/books/1', '%ZZ', '%20', '+', '1e5', '9'.repeat(20), 'é', '\u0000'];
 
 describe('parseCollectionQuery(raw, resource)', () => {
-  test('any query string: a CollectionQuery or an InvalidQueryError (400), nothing else', () => {
+  test.each([[true], [false]])('any query string (strict: %s): a CollectionQuery or an InvalidQueryError (400), nothing else', (strict) => {
     const name = fc.oneof(fc.constantFrom(...NAMES), fc.string());
     const pair = fc.tuple(name, fc.oneof(fc.constantFrom(...VALUES), fc.string()));
     const raw = fc.oneof(
@@ -33,10 +33,11 @@ describe('parseCollectionQuery(raw, resource)', () => {
     );
     fc.assert(fc.property(raw, (q) => {
       try {
-        const query = parseCollectionQuery(q, BOOK, CONTEXT);
+        const query = parseCollectionQuery(q, BOOK, { ...CONTEXT, strict });
         expect(query.page).toBeGreaterThanOrEqual(1);
         expect(query.page).toBeLessThanOrEqual(MAX_PAGE);
-        expect(query.itemsPerPage).toBeGreaterThanOrEqual(1);
+        // itemsPerPage=0 asks for the count alone (API Platform)
+        expect(query.itemsPerPage).toBeGreaterThanOrEqual(0);
         expect(query.itemsPerPage).toBeLessThanOrEqual(BOOK.pagination.maximumItemsPerPage);
         const filterable = new Set(BOOK.filters.map((f) => f.property));
         for (const c of query.conditions) expect(c.type !== 'any' && filterable.has(c.property)).toBe(true);
