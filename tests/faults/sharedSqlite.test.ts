@@ -11,13 +11,12 @@ import {
   cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
 } from '../service/serverProcess';
 import { scaled } from '../helpers/timeScale';
+import { postBook, USER_BASIC } from '../helpers/writeLoad';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
 const N = Number(process.env.SHARED_SQLITE_POSTS ?? 600);
 
-/** The demo's ROLE_USER account (writes need it). */
-const USER = `Basic ${Buffer.from('user:user').toString('base64')}`;
 
 /** One page of the books (plain JSON), or null past the last page (a 400). */
 function page(port: number, n: number): Promise<Array<{ id: number; title: string }> | null> {
@@ -33,26 +32,6 @@ function page(port: number, n: number): Promise<Array<{ id: number; title: strin
       type Books = Array<{ id: number; title: string }>;
       res.on('end', () => resolve(res.statusCode === 200 ? JSON.parse(body) as Books : null));
     }).on('error', reject);
-  });
-}
-
-function post(agent: http.Agent, port: number, title: string): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify({ title });
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path: '/api/books', method: 'POST', agent,
-      headers: {
-        'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload),
-        Accept: 'application/json', Authorization: USER,
-      },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end(payload);
   });
 }
 
@@ -82,7 +61,7 @@ describe('two processes on one SQLite file', () => {
 
   test(`${N} concurrent POST /api/books: every 201 has its own id and every one is stored`, async () => {
     const agents = ports.map(() => new http.Agent({ keepAlive: true, maxSockets: 16 }));
-    const posts = Array.from({ length: N }, (_, i) => post(agents[i % 2], ports[i % 2], `book ${i}`));
+    const posts = Array.from({ length: N }, (_, i) => postBook(agents[i % 2], ports[i % 2], `book ${i}`, { Authorization: USER_BASIC }));
     const results = await Promise.all(posts);
     for (const a of agents) a.destroy();
     const statuses = new Map<number, number>();

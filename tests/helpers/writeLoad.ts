@@ -37,7 +37,7 @@ export interface WriteLoad {
 }
 
 /** One POST /api/books with `{ title }`, its status and body; rejects when the request fails. */
-function post(
+export function postBook(
   agent: http.Agent, port: number, title: string, auth: Record<string, string>,
 ): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify({ title });
@@ -90,7 +90,7 @@ export function startWriteLoad(
     while (!stopping) {
       const title = `${options.prefix ?? 'w'}-${n++}`;
       try {
-        const { status, body } = await post(agent, port, title, auth);
+        const { status, body } = await postBook(agent, port, title, auth);
         const atMs = performance.now() - started;
         if (status === 201) record({ status, atMs, title, id: (JSON.parse(body) as { id: number }).id });
         else record({ status, atMs, title, body });
