@@ -6,8 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { missingMessage, overrideVariable, programPath } from './requirements';
-import { scaled } from './timeScale';
+import fs from 'node:fs';
+import { missingMessage, overrideVariable, PROGRAM_NAMES, programPath } from './requirements';
+import { scaled, TIME_SCALE_VARIABLE } from './timeScale';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -35,6 +36,13 @@ function jestWithoutRedis(ci: boolean): Promise<Run> {
 jest.setTimeout(scaled(120_000));
 
 describe('has(program) and describeWith(program)', () => {
+  it("are documented in the README under the names they read: one override per program, and the time scale", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const named = [...new Set([...readme.matchAll(/`(EXPRESS_KERNEL_TEST_[A-Z_]+)/g)].map((m) => m[1]))].sort();
+    expect(PROGRAM_NAMES).toEqual(expect.arrayContaining(['chromium', 'redis-server', 'php', 'postgresql']));
+    expect(named).toEqual([...PROGRAM_NAMES.map(overrideVariable), TIME_SCALE_VARIABLE].sort());
+  });
+
   it('find redis-server here, and nothing where its path is overridden with a missing file', () => {
     expect(programPath('redis-server')).toMatch(/\/redis-server$/);
     process.env[overrideVariable('redis-server')] = '/nonexistent/redis-server';

@@ -36,6 +36,9 @@ const PROGRAMS: Record<Program, Lookup> = {
   },
 };
 
+/** The programs this helper looks up, in the order the README's table names their variables. */
+export const PROGRAM_NAMES = Object.keys(PROGRAMS) as Program[];
+
 /** `/usr/lib/postgresql/<major>/bin` folders, newest major first. */
 function postgresBinDirs(): string[] {
   const root = '/usr/lib/postgresql';
@@ -46,7 +49,8 @@ function postgresBinDirs(): string[] {
 
 /**
  * The environment variable that replaces a program's path, for tests of this helper (a path that
- * does not exist makes the program missing): `EXPRESS_KERNEL_TEST_REDIS_SERVER`, `..._CHROMIUM`, `..._PHP`.
+ * does not exist makes the program missing): `EXPRESS_KERNEL_TEST_REDIS_SERVER`, `..._CHROMIUM`, `..._PHP`,
+ * `..._POSTGRESQL` (the README's testing paragraph lists them; requirements.test.ts keeps it in step).
  */
 export function overrideVariable(program: Program): string {
   return `EXPRESS_KERNEL_TEST_${program.toUpperCase().replace(/-/g, '_')}`;
