@@ -119,8 +119,8 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
 
     test('?query= searches the text fields, case-insensitively, any of them', async () => {
       expect(titlesOf((await admin.get('/admin/books?query=HYPER').expect(200)).text)).toEqual(['Hyperion']);
-      const isbn = await admin.get('/admin/books?query=0441').expect(200);
-      expect(titlesOf(isbn.text).length).toBeGreaterThanOrEqual(0); // the isbn column is searched too
+      // the isbn column is searched too: only Dune's (9780441172719) contains 0441
+      expect(titlesOf((await admin.get('/admin/books?query=0441').expect(200)).text)).toEqual(['Dune']);
       expect((await admin.get('/admin/books?query=zzz').expect(200)).text).toContain('Nothing found.');
       expect(titlesOf((await admin.get('/admin/authors?query=lem').expect(200)).text)).toEqual(['Stanisław Lem']);
     });
