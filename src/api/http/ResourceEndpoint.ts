@@ -19,7 +19,7 @@ import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat, type ApiFormat } from './negotiation';
-import { sendFormatted, sendJsonText } from './respond';
+import { linkDocumentation, sendFormatted, sendJsonText } from './respond';
 import { HttpError } from '../../http/errors';
 
 /**
@@ -93,6 +93,7 @@ export class ResourceEndpoint {
    */
   readonly provide = async (req: Request): Promise<object | null> => {
     req.res?.vary('Accept'); // every answer of the route depends on Accept, the firewall's 401 included
+    if (req.res !== undefined) linkDocumentation(req, req.res, this.paths);
     const operation = this.operationOf(req);
     const state: ApiRequestState = req.stopwatch?.enabled === false
       ? { resource: this.resource, operation }

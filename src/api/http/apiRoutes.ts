@@ -18,7 +18,7 @@ import { apiErrorRenderer } from './apiErrorRenderer';
 import './ApiRequestState';
 import { negotiateFormat } from './negotiation';
 import { ResourceEndpoint } from './ResourceEndpoint';
-import { defaultDocumentationPage, sendFormatted } from './respond';
+import { defaultDocumentationPage, linkDocumentation, sendFormatted } from './respond';
 
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
@@ -123,6 +123,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   };
   const negotiated = (req: Request): object | null => {
     req.res?.vary('Accept');
+    if (req.res !== undefined) linkDocumentation(req, req.res, paths);
     req.api = { format: negotiateFormat(req, true) };
     return null;
   };
@@ -149,6 +150,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   }
   const jsonOnly = (req: Request): object | null => {
     req.res?.vary('Accept');
+    if (req.res !== undefined) linkDocumentation(req, req.res, paths);
     const format = negotiateFormat(req, false);
     req.api = { format: format === 'hal' ? 'json' : format };
     return null;

@@ -35,6 +35,21 @@ export function sendJsonText(res: Response, format: ApiFormat, status: number, t
   else res.end(text);
 }
 
+/** The relation of the `Link` to the Hydra documentation (what API Platform's clients look for). */
+export const API_DOCUMENTATION_REL = 'http://www.w3.org/ns/hydra/core#apiDocumentation';
+
+/**
+ * Adds `Link: <http://host/api/docs.jsonld>; rel="…#apiDocumentation"` to an API response, once
+ * (API Platform's `AddLinkHeaderListener`): `@api-platform/api-doc-parser` starts from it.
+ */
+export function linkDocumentation(req: Request, res: Response, paths: ApiPaths): void {
+  const current = res.getHeader('Link');
+  const text = Array.isArray(current) ? current.join(', ') : String(current ?? '');
+  if (text.includes(API_DOCUMENTATION_REL)) return;
+  const base = requestBase(req);
+  res.append('Link', `<${base.origin}${base.baseUrl}${paths.docs}>; rel="${API_DOCUMENTATION_REL}"`);
+}
+
 /** Writes a body as JSON in a format's media type, `Vary: Accept` set (see {@link sendJsonText}). */
 export function sendFormatted(res: Response, format: ApiFormat, status: number, body: unknown): void {
   sendJsonText(res, format, status, JSON.stringify(body));
