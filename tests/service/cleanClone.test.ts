@@ -1,7 +1,8 @@
 /**
  * The README's first command on a clean clone: `git clone` of this checkout's HEAD into a
  * temporary folder, then the command's start part, `npm start` (which builds, then runs
- * `node dist/demo/server.js`), with PORT=0; the server must print its ready line, answer /api with 200
+ * `node dist/demo/server.js`) with PORT=0; it must say it is building first, then the server must print
+ * its ready line, answer /api with 200
  * and end with exit code 0 on SIGTERM. A second build must find nothing to compile.
  *
  * The command's install part (`npm ci`) is not run: node_modules is this checkout's, copied by
@@ -64,6 +65,13 @@ describe("the README's first command on a clean clone", () => {
     expect(base).not.toMatch(/:0$/);
     const res = await httpGet(`${base}/api`);
     expect(res.status).toBe(200);
+  });
+
+  test('npm start says what it is doing before the first build, then prints its ready line', () => {
+    const out = server!.output();
+    const building = out.indexOf('Building express-kernel (tsc, about a minute on a first start)…');
+    expect(building).toBeGreaterThanOrEqual(0);
+    expect(building).toBeLessThan(out.search(READY_LINE));
   });
 
   test('SIGTERM ends it with exit code 0', async () => {
