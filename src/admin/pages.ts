@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { TEMPLATES_DIR } from '../http/templates';
-import { lastAuthenticationError, lastUsername } from '../security/AuthenticationUtils';
+import {
+  lastAuthenticationFailure, lastUsername, type AuthenticationFailureRecord,
+} from '../security/AuthenticationUtils';
 import { csrfToken } from '../security/csrf';
 import { loginCsrfToken } from '../security/loginCsrf';
 import { isLocalPath } from '../security/localPath';
@@ -39,12 +41,21 @@ export function dashboardPage(app: AdminApp) {
   };
 }
 
-/** The login error in the page's language (the firewall keeps Symfony's English messages). */
-function loginError(message: string | null, t: Translator): string | null {
-  if (message === null) return null;
-  if (message === 'Invalid credentials.') return t('login.invalid_credentials');
-  const throttled = /^Too many failed login attempts, please try again in (\d+) minute/.exec(message);
-  return throttled === null ? message : t('login.throttled', { minutes: throttled[1] });
+/**
+ * The login error in the page's language, by its `ERR_FIREWALL_*` code (the firewall keeps
+ * Symfony's English messages; their text is never matched).
+ * @param failure - the session's last failure (`lastAuthenticationFailure`), or null
+ * @param t - the page's translator
+ * @returns the message to show, or null for none
+ */
+export function loginError(failure: AuthenticationFailureRecord | null, t: Translator): string | null {
+  if (failure === null) return null;
+  switch (failure.code) {
+    case 'ERR_FIREWALL_BAD_CREDENTIALS': return t('login.invalid_credentials');
+    case 'ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS':
+      return t('login.throttled', { minutes: Math.max(1, Math.ceil((failure.retryAfterSeconds ?? 60) / 60)) });
+    default: return failure.message;
+  }
 }
 
 /**
@@ -59,7 +70,7 @@ export function loginPage(app: AdminApp) {
     app.render(req, res, 200, 'login.html.njk', {
       pageTitle: t('login.title'),
       action: app.url(req, 'login'),
-      error: loginError(lastAuthenticationError(req), t),
+      error: loginError(lastAuthenticationFailure(req), t),
       username: lastUsername(req),
       csrf: loginCsrfToken(req, res),
       // the logout form's, shown to a user only: an anonymous view starts no session

@@ -1,7 +1,18 @@
 import type { Request } from 'express';
 import { existingSession } from '../session/previousSession';
+import type { AuthenticationError } from './AuthenticationError';
 
-/** Session key of the last login failure's message (Symfony `SecurityRequestAttributes::AUTHENTICATION_ERROR`). */
+/**
+ * The last login failure as the session keeps it (Symfony keeps the exception): its registry
+ * code (`ERR_FIREWALL_*`), its English message, and for throttling the wait in seconds.
+ */
+export interface AuthenticationFailureRecord {
+  readonly code: AuthenticationError['code'];
+  readonly message: string;
+  readonly retryAfterSeconds?: number;
+}
+
+/** Session key of the last login failure (Symfony `SecurityRequestAttributes::AUTHENTICATION_ERROR`). */
 export const AUTHENTICATION_ERROR = '_security.last_error';
 /** Session key of the last username tried (Symfony `SecurityRequestAttributes::LAST_USERNAME`). */
 export const LAST_USERNAME = '_security.last_username';
@@ -24,11 +35,22 @@ function sessionOf(req: Request): Record<string, unknown> | undefined {
  * @returns the message, or null when the last attempt did not fail (or there was none)
  */
 export function lastAuthenticationError(req: Request): string | null {
+  return lastAuthenticationFailure(req)?.message ?? null;
+}
+
+/**
+ * The last login failure of this session, then forgotten, with its code: what a login page
+ * translates by (`code`, never the English `message`).
+ * @param req - the login page's request
+ * @returns `{ code, message, retryAfterSeconds? }`, or null when the last attempt did not fail
+ */
+export function lastAuthenticationFailure(req: Request): AuthenticationFailureRecord | null {
   const session = sessionOf(req);
-  const message = session?.[AUTHENTICATION_ERROR];
-  if (typeof message !== 'string') return null;
+  const kept = session?.[AUTHENTICATION_ERROR] as Partial<AuthenticationFailureRecord> | undefined;
+  if (typeof kept?.code !== 'string' || typeof kept.message !== 'string') return null;
   delete session![AUTHENTICATION_ERROR];
-  return message;
+  return { code: kept.code, message: kept.message,
+    ...(typeof kept.retryAfterSeconds === 'number' ? { retryAfterSeconds: kept.retryAfterSeconds } : {}) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { BadRequestHttpError } from '../http/errors';
 import { createFormBodyReader, type FormBodyReader } from '../http/body/FormBodyReader';
 import type { JsonBodyReaderOptions } from '../http/body/JsonBodyReader';
 import { type AuthenticationError, badCredentials, invalidCsrfToken } from './AuthenticationError';
-import { AUTHENTICATION_ERROR, LAST_USERNAME } from './AuthenticationUtils';
+import { AUTHENTICATION_ERROR, LAST_USERNAME, type AuthenticationFailureRecord } from './AuthenticationUtils';
 import type { AuthenticationEntryPoint, Authenticator, Passport } from './Authenticator';
 import { isCsrfTokenValid } from './csrf';
 import { forgetLoginCsrfToken, isLoginCsrfTokenValid } from './loginCsrf';
@@ -156,10 +156,14 @@ export class FormLoginAuthenticator implements Authenticator, AuthenticationEntr
     return true;
   }
 
-  /** Keeps the message for the form and answers 302 to the login page. */
+  /** Keeps the failure (code, message, wait) for the form and answers 302 to the login page. */
   onAuthenticationFailure(req: Request, res: Response, error: AuthenticationError): boolean {
     const session = sessionOf(req);
-    if (session !== undefined) session[AUTHENTICATION_ERROR] = error.message;
+    if (session !== undefined) {
+      const kept: AuthenticationFailureRecord = { code: error.code, message: error.message,
+        ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }) };
+      session[AUTHENTICATION_ERROR] = kept;
+    }
     res.redirect(302, underBase(req, this.loginPath));
     return true;
   }

@@ -35,7 +35,8 @@ export {
   SECURE_LOGIN_CSRF_COOKIE,
 } from './loginCsrf';
 export { AUTHENTICATED_CACHE_CONTROL, keepOutOfCaches } from './privateResponse';
-export { lastAuthenticationError, lastUsername } from './AuthenticationUtils';
+export { lastAuthenticationError, lastAuthenticationFailure, lastUsername } from './AuthenticationUtils';
+export type { AuthenticationFailureRecord } from './AuthenticationUtils';
 export { createSecurityUser } from './SecurityUser';
 export type { SecurityUser } from './SecurityUser';
 export type { UserProvider } from './UserProvider';

@@ -1,4 +1,5 @@
 import { CATALOGS, EN, FR, translatorFor } from '../../src/admin/translations';
+import { loginError } from '../../src/admin/pages';
 
 describe('the back office catalogs', () => {
   test('English and French have the same keys, each message non-empty', () => {
@@ -19,5 +20,16 @@ describe('the back office catalogs', () => {
     expect(translatorFor('fr-CA').t('index.page', { page: 2, pages: 5 })).toBe('Page 2 sur 5');
     expect(translatorFor('de').lang).toBe('en');
     expect(translatorFor(undefined).t('flash.created', { item: 'Dune (#1)' })).toBe('Dune (#1) was created.');
+  });
+
+  test('the login error is translated by its ERR_FIREWALL_* code, whatever the English text says', () => {
+    const { t } = translatorFor('fr');
+    expect(loginError({ code: 'ERR_FIREWALL_BAD_CREDENTIALS', message: 'Bad credentials.' }, t))
+      .toBe('Identifiants invalides.');
+    expect(loginError({ code: 'ERR_FIREWALL_TOO_MANY_LOGIN_ATTEMPTS', message: 'Slow down.', retryAfterSeconds: 125 }, t))
+      .toBe('Trop de tentatives de connexion infructueuses, veuillez réessayer dans 3 minute(s).');
+    expect(loginError({ code: 'ERR_FIREWALL_INVALID_CSRF_TOKEN', message: 'Invalid CSRF token.' }, t))
+      .toBe('Invalid CSRF token.');
+    expect(loginError(null, t)).toBeNull();
   });
 });
