@@ -37,6 +37,19 @@ export const DEMO_DEFAULTS = Object.freeze({
   corsOrigins: [/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/],
 });
 
+/**
+ * The request headers the API's CORS allows (issue 24): the body and credentials, conditional
+ * requests (`If-Match`, `If-None-Match`), `Prefer`, `Accept`, and `Accept-Patch`-style headers.
+ */
+export const API_CORS_ALLOWED_HEADERS = [
+  'Content-Type', 'Authorization', 'Accept', 'If-Match', 'If-None-Match', 'Prefer', 'Preference-Applied',
+];
+
+/** The response headers a browser client on another origin may read (ETags, Hydra discovery, Location). */
+export const API_CORS_EXPOSED_HEADERS = [
+  'ETag', 'Location', 'Link', 'Content-Location', 'Accept-Patch', 'X-Debug-Token', 'X-Debug-Token-Link',
+];
+
 /** Options of {@link createDemoKernel}. */
 export interface DemoKernelOptions {
   /** @default true */
@@ -160,7 +173,12 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
     secret: options.secret ?? DEMO_DEFAULTS.secret,
     cors: {
       paths: {
-        '^/api': { origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600 },
+        '^/api': {
+          origins: options.corsOrigins ?? DEMO_DEFAULTS.corsOrigins, credentials: true, maxAge: 3600,
+          // what API Platform's clients send and read: the ETag flow, Hydra discovery, Location
+          allowedHeaders: API_CORS_ALLOWED_HEADERS,
+          exposedHeaders: API_CORS_EXPOSED_HEADERS,
+        },
       },
     },
     session: options.redis !== undefined ? { store: 'redis', redis: options.redis } : { store: 'sqlite', sqlitePath },
