@@ -86,7 +86,7 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
   const p = options.prefix;
   add('admin_dashboard', p, ['GET'], dashboardPage(app));
   add('admin_login', `${p}/login`, ['GET'], loginPage(app), {}, false);
-  add('admin_logout', `${p}/logout`, ['POST'], logoutRoute(), {}, false);
+  add('admin_logout', `${p}/logout`, ['POST'], logoutRoute(`${p}/logout`), {}, false);
   add('admin_stylesheet', options.stylesheetPath, ['GET'], stylesheetRoute(), {}, false);
   for (const admin of app.admins.values()) {
     const base = `${p}/${admin.slug}`;

@@ -5,6 +5,7 @@
  * @module
  */
 export { adminRoutes } from './adminRoutes';
+export { AdminError } from './AdminError';
 export { adminOptionsSchema } from './AdminOptions';
 export type { AdminOptions } from './AdminOptions';
 export { AUDIT_LOG_METADATA, AuditLog, auditLogMigration } from './AuditLog';

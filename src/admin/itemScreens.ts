@@ -7,6 +7,7 @@ import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';
 import { changedFields, formObject, itemValues, submittedValues, type FormValue } from './formData';
 import { isAuditFailure } from './AuditLog';
+import { unexpectedOutcome } from './AdminError';
 import { requestLog } from '../profiler/requestLogger';
 import type { StorageUnavailableError } from '../storage/StorageUnavailableError';
 
@@ -157,7 +158,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
       const { violations } = invalidRelation(admin.resource, outcome.property);
       return renderForm(app, req, res, admin, null, { values, violations }, 422);
     }
-    if (outcome.status !== 'ok') throw new Error(`create answered ${outcome.status}`);
+    if (outcome.status !== 'ok') throw unexpectedOutcome(admin.shortName, 'create', outcome.status);
     const { t } = app.translator(req);
     app.seeOther(req, res, t('flash.created', { item: itemLabel(admin, outcome.item) }),
       app.url(req, admin.slug, outcome.item.id));

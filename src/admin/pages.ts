@@ -9,6 +9,7 @@ import { csrfToken } from '../security/csrf';
 import { loginCsrfToken } from '../security/loginCsrf';
 import { isLocalPath } from '../security/localPath';
 import type { AdminApp } from './AdminApp';
+import { logoutNotConfigured } from './AdminError';
 import type { Translator } from './translations';
 
 /**
@@ -80,11 +81,14 @@ export function loginPage(app: AdminApp) {
   };
 }
 
-/** `POST /admin/logout`: answered by the firewall's logout; reaching the controller is a set-up mistake. */
-export function logoutRoute() {
+/**
+ * `POST /admin/logout`: answered by the firewall's logout; reaching the controller is a set-up mistake.
+ * @param path - the logout path, for the message. @default '/admin/logout'
+ * @throws AdminError `ERR_ADMIN_LOGOUT_NOT_CONFIGURED` (a 500) whenever the controller runs
+ */
+export function logoutRoute(path = '/admin/logout') {
   return function adminLogout(): never {
-    throw new Error('POST /admin/logout reached its controller: configure the firewall\'s logout '
-      + '(path "/admin/logout") so it answers the request.');
+    throw logoutNotConfigured(path);
   };
 }
 

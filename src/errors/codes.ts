@@ -61,6 +61,14 @@ export const ERROR_CODES = {
   ERR_API_CONFLICT: { status: 409, template: '%s' },
   ERR_API_PRECONDITION_FAILED: { status: 412, template: '%s' },
   ERR_API_VALIDATION_FAILED: { status: 422, template: '%s' },
+  ERR_ADMIN_UNEXPECTED_OUTCOME: {
+    status: undefined,
+    template: 'The %s processor\'s %s answered "%s", which the back office has no screen for.',
+  },
+  ERR_ADMIN_LOGOUT_NOT_CONFIGURED: {
+    status: undefined,
+    template: 'POST %s reached its controller: configure the firewall\'s logout (path "%s") so it answers the request.',
+  },
   ERR_PROFILER_PANEL_NOT_FOUND: { status: 404, template: 'Panel "%s" is not available for token "%s".' },
   ERR_PROFILER_INVALID_CRITERION: { status: 400, template: 'Invalid query parameter "%s": expected %s (got %s).' },
   ERR_STORAGE_MISSING_PEER_DEPENDENCY: {

@@ -5,6 +5,8 @@ import {
 import path from 'node:path';
 import { expectTypeOf } from 'expect-type';
 import * as api from '../../src';
+import { unexpectedOutcome } from '../../src/admin/AdminError';
+import { logoutRoute } from '../../src/admin/pages';
 import { InvalidOption } from '../../src/cli/profilerCommands';
 import { RoutesModuleError } from '../../src/cli/loadRoutes';
 import { ERROR_CODES, ErrorCode, formatMessage } from '../../src/errors/codes';
@@ -105,6 +107,8 @@ const EXAMPLES: Record<ErrorCode, () => unknown> = {
   ERR_API_CONFLICT: () => new ConflictError('The Author "1" is still referenced by books.'),
   ERR_API_PRECONDITION_FAILED: () => new PreconditionFailedError('"1-2"'),
   ERR_API_VALIDATION_FAILED: () => new ValidationError([{ propertyPath: 'title', message: 'Required', code: 'invalid_type' }]),
+  ERR_ADMIN_UNEXPECTED_OUTCOME: () => unexpectedOutcome('Book', 'create', 'conflict'),
+  ERR_ADMIN_LOGOUT_NOT_CONFIGURED: () => caught(() => logoutRoute()()),
   ERR_PROFILER_PANEL_NOT_FOUND: () => new api.NotFoundHttpError(
     formatMessage('ERR_PROFILER_PANEL_NOT_FOUND', 'nope', 'abc123'), {}, 'ERR_PROFILER_PANEL_NOT_FOUND',
   ),
@@ -126,7 +130,7 @@ describe('the error-code registry', () => {
   });
 
   test('every code carries its layer prefix', () => {
-    const layers = 'ROUTING|HTTP|API|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE|STORAGE';
+    const layers = 'ADMIN|ROUTING|HTTP|API|PROFILER|CONFIG|CLI|FIREWALL|CORS|SESSION|LOCALE|TIMEZONE|STORAGE';
     for (const code of CODES) expect(code).toMatch(new RegExp(`^ERR_(${layers})_[A-Z_]+$`));
   });
 
