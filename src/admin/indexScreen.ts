@@ -140,13 +140,21 @@ async function filterControls(
 }
 
 /**
- * The index screen's controller.
+ * The index screen's controller. A query string with empty parameters (the filter form's unused
+ * fields) is answered 303 to the same list without them, the others (filters, sort, page) kept.
  * @throws InvalidQueryError (400) for a bad parameter or a page past the last
  */
 export function indexScreen(app: AdminApp, admin: AdminResource) {
   return async function adminIndex(req: Request, res: Response): Promise<void> {
+    const raw = req.kernel?.uri?.queryString ?? '';
+    const pairs = parseQueryString(raw);
+    if (pairs.some((p) => p.value === '')) {
+      // the filter form is a GET form: its empty fields never stay in the URL
+      res.redirect(303, app.url(req, admin.slug) + queryOf(pairs, {}));
+      return;
+    }
     const { t } = app.translator(req);
-    const q = readQuery(app, admin, req.kernel?.uri?.queryString ?? '');
+    const q = readQuery(app, admin, raw);
     const perPage = app.options.itemsPerPage;
     const order: OrderBy[] = q.sort === undefined ? [] : [{ property: q.sort, direction: q.direction }];
     const { resource } = admin;
