@@ -8,6 +8,7 @@ import { AdminApp } from './AdminApp';
 import { adminOptionsSchema, type AdminOptions, type ResolvedAdminOptions } from './AdminOptions';
 import { batchDeleteScreen, deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
 import { indexScreen } from './indexScreen';
+import { inAdminLayout } from './errorPage';
 import { dashboardPage, loginPage, logoutRoute, stylesheetRoute } from './pages';
 
 function resolve(given: AdminOptions): ResolvedAdminOptions {
@@ -74,12 +75,13 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
   const options = resolve(given);
   const app = new AdminApp(options);
   const role = options.role;
-  const secured: SecuredRouteOptions = { security: ({ isGranted }) => isGranted(role) };
+  // a signed-in user without the role reaches the screen's wrapper, which answers its 403 inside the layout
+  const secured: SecuredRouteOptions = { security: ({ isGranted, user }) => isGranted(role) || user !== null };
   const routes = new RouteCollection();
   const add = (name: string, path: string, methods: string[], controller: RouteOptions['controller'],
     extra: Partial<RouteOptions> = {}, security = true): void => {
     routes.add(name, new Route(path, {
-      methods, controller, ...extra,
+      methods, controller: security ? inAdminLayout(app, role, controller!) : controller, ...extra,
       ...(security ? { options: { ...secured } as unknown as Record<string, unknown> } : {}),
     }));
   };

@@ -134,8 +134,8 @@ export interface DemoKernel extends Kernel {
  *   logout by `POST /admin/logout` with `_token`; an anonymous request is redirected (302) to
  *   `/admin/login`;
  * - `main` on `^/`: HTTP Basic (its 401 challenge is the entry point) and bearer tokens (`apiToken`);
- * `access_control`: `^/admin/login$` PUBLIC_ACCESS, `^/admin` ROLE_ADMIN; one login throttling
- * (same store, limits and counters for both firewalls: a failed form login and a failed Basic
+ * `access_control`: `^/admin/login$` PUBLIC_ACCESS, `^/admin` ROLE_USER (the screens ask ROLE_ADMIN);
+ * one login throttling (same store, limits and counters for both firewalls: a failed form login and a failed Basic
  * login of one username and IP count together); locale (en, fr, de) and time zone.
  * @returns the kernel (an Express application)
  * @throws KernelConfigError for a bad option, Error when the SQLite file cannot be opened
@@ -201,7 +201,9 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
       ],
       accessControl: [
         { path: '^/admin/login$', roles: ['PUBLIC_ACCESS'] },
-        { path: '^/admin', roles: ['ROLE_ADMIN'] },
+        // signed-in users only; the screens check ROLE_ADMIN themselves, so a ROLE_USER's 403 is a
+        // page inside the back office's layout (navigation, logout) rather than the kernel's
+        { path: '^/admin', roles: ['ROLE_USER'] },
       ],
       roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
       throttling: {

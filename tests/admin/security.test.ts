@@ -57,6 +57,27 @@ describe('the back office\'s login and access', () => {
     expect(index.text).toContain('<caption>3 items</caption>');
   });
 
+  test('a 400, 404 or 409 and a ROLE_USER\'s 403 are pages inside the admin layout: navigation and logout form, status kept', async () => {
+    const inLayout = (html: string): void => {
+      expect(html).toMatch(/<nav aria-label="[^"]+">\s*<ul>\s*<li><a href="\/admin">/);
+      expect(html).toContain('<li><a href="/admin/books">Book</a></li>');
+      expect(html).toMatch(/<form class="logout" method="post" action="\/admin\/logout">\s*<input type="hidden" name="_token" value="[^"]+">/);
+    };
+    const admin = await loggedIn(demo.kernel);
+    const page = await admin.get('/admin/books?page=99').set('Accept', 'text/html').expect(400);
+    inLayout(page.text);
+    expect(page.text).toContain('The page 99 is out of range: the last page is 1.');
+    inLayout((await admin.get('/admin/books?price%5Bgte%5D=abc').set('Accept', 'text/html').expect(400)).text);
+    inLayout((await admin.get('/admin/books/999').set('Accept', 'text/html').expect(404)).text);
+    const token = await tokenFrom(admin, '/admin/authors/1/delete');
+    const referenced = await admin.post('/admin/authors/1/delete').set('Accept', 'text/html').type('form')
+      .send({ _token: token, _version: '1' });
+    expect(referenced.status).toBe(409);
+    inLayout(referenced.text);
+    const user = await loggedIn(demo.kernel, 'user');
+    inLayout((await user.get('/admin/books').set('Accept', 'text/html').expect(403)).text);
+  });
+
   test('logout needs the page\'s token: without it a 403 and the session stays; with it back to the login page', async () => {
     const admin = await loggedIn(demo.kernel);
     await admin.post('/admin/logout').type('form').send({ _token: 'nope' }).expect(403);
