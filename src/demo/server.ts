@@ -123,7 +123,8 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     void shutdown.shutdown().then(async ({ cut }) => {
-      await Promise.allSettled([kernel.close(), redis === undefined ? undefined : closeRedis(redis), profilerStorage?.close(), database?.close()]);
+      const redisClosed = redis === undefined ? undefined : closeRedis(redis);
+      await Promise.allSettled([kernel.close(), redisClosed, profilerStorage?.close(), database?.close()]);
       process.exit(cut > 0 ? 1 : 0);
     });
   };

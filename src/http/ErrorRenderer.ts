@@ -251,13 +251,25 @@ export function reasonPhrase(status: number): string {
 }
 
 /**
+ * The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, whole characters only
+ * (Symfony cuts the message's bytes with `substr`; a cut character is dropped here instead).
+ */
+function utf8Prefix(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = new Uint8Array(maxBytes);
+  const { read } = new TextEncoder().encodeInto(text, bytes);
+  return text.slice(0, read);
+}
+
+/**
  * Writes the error response (Symfony `HtmlErrorRenderer` / `SerializerErrorRenderer`):
  * - `Accept: application/json` or `application/problem+json` get RFC 9457 problem details
  *   (`type`, `title`, `status`, `detail`), with `Vary: Accept`;
  * - everyone else gets HTML: in debug mode the exception page (`<message> (<code> <reason>)`,
  *   the cause chain, each stack's frames with Node's, dependencies' and the kernel's own greyed
  *   out), otherwise a plain error page;
- * - debug mode adds `X-Debug-Exception` (the URL-encoded message, first 2000 characters) and
+ * - debug mode adds `X-Debug-Exception` (the URL-encoded message, its first 2000 UTF-8 bytes as
+ *   Symfony's `substr($message, 0, 2000)`, whole characters only: at most 6000 characters) and
  *   `X-Debug-Exception-File` (the top frame's file, the `.ts` source when the code is source-mapped);
  * - a 5xx never shows its message outside debug mode; a 4xx does (it is the client's mistake);
  * - a matched route with an `errorRenderer` option ({@link RouteErrorRenderer}) may write the body
@@ -281,7 +293,7 @@ export function renderError(error: unknown, req: Request, res: Response, options
   res.setHeader('Cache-Control', 'no-cache, private');
   res.vary('Accept');
   if (top !== undefined) {
-    res.setHeader('X-Debug-Exception', rawUrlEncode(top.message.slice(0, 2000)));
+    res.setHeader('X-Debug-Exception', rawUrlEncode(utf8Prefix(top.message, 2000)));
     if (top.file !== undefined) res.setHeader('X-Debug-Exception-File', `${rawUrlEncode(top.file)}:${top.line}`);
   }
 

@@ -41,6 +41,14 @@ export interface RouterLayerOptions {
 }
 
 /**
+ * The longest `Location` a trailing-slash or scheme redirect sends, in characters (octets: the
+ * URL is ASCII): RFC 9110 §4.1 asks senders and recipients to support at least 8000 octets in a
+ * URI, and common proxies refuse a header block over 8 KB. A longer one (the raw query repeated)
+ * is answered as the 404 of a path no route matches instead.
+ */
+export const MAX_LOCATION_LENGTH = 8000;
+
+/**
  * The router layer (Symfony `RouterListener` + `RedirectController`): matches the request's raw
  * path info, answers trailing-slash and scheme redirects with a 301 to an absolute URL that
  * keeps the raw query string, runs the matched route's controller, and turns routing errors into
@@ -90,6 +98,11 @@ export function routerMiddleware(
       const origin = scheme === uri.scheme ? uri.schemeAndHttpHost : `${scheme}://${uri.host}`;
       const query = uri.queryString !== '' ? '?' + uri.queryString : '';
       const location = `${origin}${uri.baseUrl}${match.redirect.pathInfo}${query}`;
+      if (location.length > MAX_LOCATION_LENGTH) {
+        // a header that proxies and Node's own client refuse: no redirect, the path is not found
+        const url = `${uri.schemeAndHttpHost}${uri.baseUrl}${uri.pathInfo}`;
+        return next(make(() => notFound(req, method, url, new ResourceNotFoundError(uri.pathInfo))));
+      }
       res.status(301).setHeader('Location', location);
       res.setHeader('Cache-Control', 'max-age=0, must-revalidate, private');
       res.type('text/html; charset=utf-8').send(render('error/redirect.html.njk', { url: location }));

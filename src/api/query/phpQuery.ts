@@ -9,6 +9,8 @@
  * @module
  */
 
+import { rawUrlEncode } from '../../routing/generator/UrlGenerator';
+
 type Value = string | Array<{ key: string | null; value: string }>;
 
 /** The parameters of a query string, as PHP's array of them. */
@@ -52,11 +54,6 @@ export function parsePhpQuery(raw: string, without: readonly string[] = []): Php
     else list.push({ key, value });
   }
   return params;
-}
-
-/** PHP's `rawurlencode`: everything but letters, digits and `-_.~` percent-encoded (RFC 3986). */
-export function rawUrlEncode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
