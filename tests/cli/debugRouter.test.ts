@@ -109,6 +109,7 @@ describe('debugRouter(routes, options)', () => {
         '| Class        | Route                          |',
         '| Defaults     | _controller: Closure()         |',
         '| Options      | errorRenderer: object(Closure) |',
+        '|              | errorRendererPrefix: /api      |',
         '|              | provider: object(Closure)      |',
         '|              | utf8: true                     |',
         '+--------------+--------------------------------+',
