@@ -162,7 +162,8 @@ function truncateForHeader(message: string): string {
  * routed request with a 2xx, the resources answer as the issue says (unrouted requests, 404s and
  * 405s are unchanged): an anonymous write gets the firewall's Basic challenge (401) once the
  * route matched, but an id that names no book is a 404 first (the item is read before the
- * security check, as API Platform does); an unknown query parameter is a 400.
+ * security check, as API Platform does). Issue 24: unknown and invalid query parameters are
+ * ignored, as API Platform does, but a `page` out of range is a 400.
  */
 function apiDifference(c: OracleCase): KnownDifference | undefined {
   const m = /^(?:\/index\.php)?\/api\/books(?:\/([^/?]*))?(?:\?(.*))?$/.exec(c.target);
@@ -170,10 +171,15 @@ function apiDifference(c: OracleCase): KnownDifference | undefined {
   const method = (c.headers['X-HTTP-Method-Override'] ?? c.method).toUpperCase();
   const [, id, query] = m;
   const none = { allow: null, location: null, message: null };
-  if (id === undefined && query !== undefined && query !== '') {
-    return { reason: 'issue 9: an unknown filter is a 400', expect: { status: 400, allow: null, location: null } };
+  if (method === 'GET' || method === 'HEAD') {
+    // issue 24: unknown and invalid filters are ignored, as API Platform does; a page that is not
+    // a number from 1 to 1,000,000 stays a 400
+    const page = id === undefined && query !== undefined ? new URLSearchParams(query).get('page') : null;
+    if (page !== null && !/^(?:[1-9]\d{0,5}|1000000)$/.test(page)) {
+      return { reason: 'issue 24: a page that is not a number from 1 to 1,000,000 is a 400', expect: { status: 400, allow: null, location: null } };
+    }
+    return undefined;
   }
-  if (method === 'GET' || method === 'HEAD') return undefined;
   if (id !== undefined && !/^[1-9]\d*$/.test(id)) {
     return { reason: 'issue 9: no book has this id: 404 before the security check', expect: { status: 404, allow: null, location: null } };
   }
