@@ -81,6 +81,7 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       '| Class        | Route                          |',
       '| Defaults     | _controller: Closure()         |',
       '| Options      | errorRenderer: object(Closure) |',
+      '|              | errorRendererPrefix: /api      |',
       '|              | provider: object(Closure)      |',
       '|              | utf8: true                     |',
       '+--------------+--------------------------------+',

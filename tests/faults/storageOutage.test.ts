@@ -29,6 +29,19 @@ function cookieOf(res: request.Response): string {
   return ((res.headers['set-cookie'] ?? []) as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
 }
 
+/**
+ * The back office's form login, which keeps the user in a session (Basic and bearer logins are
+ * stateless and store none): the login page's stateless CSRF cookie and token, then the POST.
+ * @returns the POST's answer (302 and the session cookie when the session could be saved)
+ */
+async function formLogin(kernel: DemoKernel, accept = 'text/html'): Promise<request.Response> {
+  const page = await request(kernel).get('/admin/login').expect(200);
+  const token = /name="_csrf_token" value="([0-9a-f]{64})"/.exec(page.text)![1];
+  return request(kernel).post('/admin/login').type('form').set('Cookie', cookieOf(page)).set('Accept', accept)
+    .set('Host', 'admin.example').set('Origin', 'http://admin.example')
+    .send({ _username: 'admin', _password: 'admin', _csrf_token: token });
+}
+
 /** A 503 problem details; `detail` names the store (debug) or is the reason phrase (5xx details hidden). */
 function expectUnavailable(res: request.Response, store: string, debug = true): void {
   expect(res.status).toBe(503);
@@ -62,7 +75,8 @@ describe('Redis killed', () => {
   });
 
   test('a valid session cookie gets 503 + Retry-After, not a 401 login prompt; recovers after a restart', async () => {
-    const cookie = cookieOf(await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200));
+    const cookie = cookieOf(await formLogin(kernel));
+    expect(cookie).toMatch(/EKSESSID=/);
     await request(kernel).get('/api/time').set('Cookie', cookie).expect(200);
     await redis.stop();
     try {
@@ -97,17 +111,16 @@ describe('a read-only SQLite database (PRAGMA query_only)', () => {
 
   test('a login whose session cannot be saved is a 503 without Set-Cookie, with the reason logged', async () => {
     (kernel.sessionLayer!.store as SqliteSessionStore).db.pragma('query_only = ON');
-    const res = await request(kernel).get('/api/time').set('Authorization', BASIC).set('Accept', 'application/json');
+    const res = await formLogin(kernel, 'application/json');
     expectUnavailable(res, 'Session');
     expect(logs.join('')).toMatch(/SQLITE_READONLY/);
   });
 
   test('POST /api/books on a read-only database is a 503 with the reason logged, not a bare 500', async () => {
-    // logged in first (the session cookie), so the failing write is the only thing that happens
-    const cookie = cookieOf(await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200));
+    // Basic credentials are stateless (no session is written), so the failing insert is the only write
     // the store's one SQLite connection becomes read-only: the insert fails with SQLITE_READONLY
     await sql`PRAGMA query_only = ON`.execute(books.db);
-    const res = await request(kernel).post('/api/books').set('Cookie', cookie)
+    const res = await request(kernel).post('/api/books').set('Authorization', BASIC)
       .send({ title: 'Ubik' }).set('Accept', 'application/json');
     expectUnavailable(res, 'Book', false);
     expect(logs.join('')).toMatch(/SQLITE_READONLY/);
