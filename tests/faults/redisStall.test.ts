@@ -10,6 +10,7 @@ import { RedisProfilerStorage } from '../../src/profiler/storage/RedisProfilerSt
 import { openRedis, type RedisClient } from '../../src/storage/redis';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { scaled } from '../helpers/timeScale';
+import { formLogin } from './formLogin';
 
 const BASIC = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 
@@ -27,8 +28,10 @@ describe('a stalled Redis (SIGSTOP) under the demo kernel', () => {
     storage = await RedisProfilerStorage.open(redis.url, { timeoutMs: 500 });
     const logger = pino({ level: 'warn' }, { write: (line: string) => { logs.push(line); } });
     kernel = createDemoKernel({ debug: true, redis: client, profilerStorage: storage, logger });
-    const login = await request(kernel).get('/api/time').set('Authorization', BASIC).expect(200);
-    cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    // the back office's form login keeps a session (Basic is stateless)
+    const login = await formLogin(kernel);
+    cookie = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0])
+      .filter((c) => c.startsWith('EKSESSID=')).join('; ');
     expect(cookie).toMatch(/^EKSESSID=/);
     await request(kernel).get('/api/time').set('Cookie', cookie).expect(200);
   });

@@ -91,12 +91,11 @@ describe('an SQLite file made immutable while the demo runs (chattr +i)', () => 
   });
 
   test('POST /api/books: a 503 with SQLite\'s reason in the log (not a 500 logging the failed rollback)', async () => {
-    const cookie = (await request(kernel).get('/api/time').set('Authorization', basic('user', 'user')).expect(200))
-      .headers['set-cookie'] as unknown as string[];
-    const session = cookie.map((c) => c.split(';')[0]).join('; ');
-    await request(kernel).post('/api/books').set('Cookie', session).send({ title: 'Before' }).expect(201);
+    // Basic credentials are stateless: no session is written, so the books file is the only store written
+    const user = basic('user', 'user');
+    await request(kernel).post('/api/books').set('Authorization', user).send({ title: 'Before' }).expect(201);
     freeze('books.sqlite');
-    const res = await request(kernel).post('/api/books').set('Cookie', session).set('Accept', 'application/json')
+    const res = await request(kernel).post('/api/books').set('Authorization', user).set('Accept', 'application/json')
       .send({ title: 'Ubik' });
     expect({ status: res.status, detail: (res.body as { detail?: string }).detail }).toEqual({
       status: 503, detail: 'Service Unavailable',
@@ -107,7 +106,7 @@ describe('an SQLite file made immutable while the demo runs (chattr +i)', () => 
     restore!();
     restore = undefined;
     // the connection goes on once the file is writable; the refused book was not stored
-    await request(kernel).post('/api/books').set('Cookie', session).send({ title: 'After' }).expect(201);
+    await request(kernel).post('/api/books').set('Authorization', user).send({ title: 'After' }).expect(201);
     const { rows } = await sql<{ title: string }>`select title from books where title in ('Before', 'Ubik', 'After')
       order by id`.execute(books.db);
     expect(rows.map((r) => r.title)).toEqual(['Before', 'After']);

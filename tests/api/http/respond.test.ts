@@ -47,7 +47,8 @@ describe('the hydra:search template of a collection', () => {
   });
 
   it('comes after the view, as the last member of the page', async () => {
-    const res = await request(kernel).get('/api/books').set('Accept', JSONLD).expect(200);
+    // a paginated request: a collection has a hydra:view only when paginated or filtered (issue 24)
+    const res = await request(kernel).get('/api/books?itemsPerPage=1').set('Accept', JSONLD).expect(200);
     expect(Object.keys(res.body as object)).toEqual([
       '@context', '@id', '@type', 'hydra:totalItems', 'hydra:member', 'hydra:view', 'hydra:search',
     ]);
