@@ -4,6 +4,7 @@ import { createDemoRoutes } from '../demo/routes';
 import { isKernelError, KernelError } from '../errors/KernelError';
 import { loadRoutes as loadRouteFile } from '../routing/loader/RouteFileLoader';
 import type { RouteCollection } from '../routing/RouteCollection';
+import { loadPeer } from '../storage/optionalPeer';
 
 declare module '../errors/KernelError' {
   interface KernelErrorClasses {
@@ -152,8 +153,7 @@ export function readRoutesFile(file: string): unknown {
   switch (routesFileType(file)) {
     case 'typescript': {
       // Loaded on first use: the JavaScript paths never pay for esbuild.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy and synchronous (as readRoutesFile is)
-      const tsx = require('tsx/cjs/api') as { require: (id: string, fromFile: string) => unknown };
+      const tsx = loadPeer<{ require: (id: string, fromFile: string) => unknown }>('tsx', 'cjs/api');
       return tsx.require(file, __filename);
     }
     case 'symfony':

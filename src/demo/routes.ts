@@ -5,9 +5,6 @@ import { Route } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import { apiRoutes } from '../api/http/apiRoutes';
-import { describeApi } from '../api/describeApi';
-import { createOpenApiDocument } from '../api/openapi/createOpenApiDocument';
-import { createDocsPage, createDocsRoutes } from '../api/openapi/docsRoutes';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
@@ -68,15 +65,11 @@ export function createDemoRoutes(resources: readonly Resource[] = memoryResource
   const pages = loadRoutes(DEMO_ROUTES_FILE, DEMO_CONTROLLERS, { utf8: true });
   const title = 'express-kernel demo';
   const api = apiRoutes({
-    resources, title, stateContext: queryLogFor, documentationPage: createDocsPage({ title }),
-  });
-  const docs = createDocsRoutes({
-    title,
-    document: () => createOpenApiDocument(describeApi(resources), {
-      title,
+    resources, title, stateContext: queryLogFor,
+    docs: {
       description: 'Books and their authors. Reads are anonymous; writes need ROLE_USER (HTTP Basic: user/user '
         + 'in development), deleting and featuring a book ROLE_ADMIN (admin/admin).',
-    }),
+    },
   });
   const time = new Route('/api/time', {
     methods: ['GET'],
@@ -99,7 +92,6 @@ export function createDemoRoutes(resources: readonly Resource[] = memoryResource
   const [[homeName, home], ...others] = pages.all();
   ordered.add(homeName, home);
   for (const [name, route] of api.all()) ordered.add(name, route);
-  for (const [name, route] of docs.all()) ordered.add(name, route);
   for (const [name, route] of others) {
     if (name !== 'admin_dashboard') ordered.add(name, route);
     else for (const [adminName, adminRoute] of admin.all()) ordered.add(adminName, adminRoute);

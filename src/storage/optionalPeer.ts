@@ -3,6 +3,7 @@
  * not use those features does not install them (package.json `peerDependenciesMeta`). Each is
  * loaded on first use, with an error naming the package when it is missing.
  */
+import * as path from 'node:path';
 import { formatMessage } from '../errors/codes';
 import { KernelError } from '../errors/KernelError';
 
@@ -19,6 +20,8 @@ export const OPTIONAL_PEERS = {
   'connect-redis': 'Redis sessions (session.store: "redis")',
   bcryptjs: 'password hashing (InMemoryUserProvider)',
   pg: 'PostgreSQL storage (createSqlState with a postgres:// URL)',
+  tsx: 'TypeScript route files in the CLI (--routes routes.ts)',
+  'swagger-ui-dist': 'the Swagger UI page at /api/docs',
 } as const;
 
 /** A package name of {@link OPTIONAL_PEERS}. */
@@ -46,7 +49,7 @@ export class MissingPeerDependencyError extends KernelError {
   }
 }
 
-const loaded = new Map<OptionalPeer, unknown>();
+const loaded = new Map<string, unknown>();
 
 /** Whether `e` says `name` itself cannot be found (not one of its own imports). */
 function isNotFound(e: unknown, name: string): boolean {
@@ -58,19 +61,37 @@ function isNotFound(e: unknown, name: string): boolean {
 /**
  * Loads an optional peer dependency (`require`, once; later calls return the same module).
  * @param name - the package
+ * @param subpath - a file or export of the package, e.g. `cjs/api` for `tsx/cjs/api`
  * @returns the module's exports
  * @throws MissingPeerDependencyError `<name> is not installed: npm install <name> (needed for …)`
  *   when the package cannot be found; any other error of loading it as is
  */
-export function loadPeer<T>(name: OptionalPeer): T {
-  if (loaded.has(name)) return loaded.get(name) as T;
+export function loadPeer<T>(name: OptionalPeer, subpath?: string): T {
+  const id = subpath === undefined ? name : `${name}/${subpath}`;
+  if (loaded.has(id)) return loaded.get(id) as T;
   let module: unknown;
   try {
-    module = require(name) as unknown; // eslint-disable-line @typescript-eslint/no-require-imports
+    module = require(id) as unknown; // eslint-disable-line @typescript-eslint/no-require-imports
   } catch (e) {
-    if (isNotFound(e, name)) throw new MissingPeerDependencyError(name, e);
+    if (isNotFound(e, id)) throw new MissingPeerDependencyError(name, e);
     throw e;
   }
-  loaded.set(name, module);
+  loaded.set(id, module);
   return module as T;
+}
+
+/**
+ * The folder an optional peer dependency is installed in (found as `require` would).
+ * @param name - the package
+ * @returns its absolute path
+ * @throws MissingPeerDependencyError `<name> is not installed: npm install <name> (needed for …)`
+ */
+export function peerFolder(name: OptionalPeer): string {
+  const id = `${name}/package.json`;
+  try {
+    return path.dirname(require.resolve(id));
+  } catch (e) {
+    if (isNotFound(e, id)) throw new MissingPeerDependencyError(name, e);
+    throw e;
+  }
 }

@@ -18,7 +18,9 @@ import { scaled } from '../helpers/timeScale';
 
 const EXPORTED_FUNCTIONS = ['createKernel', 'Route', 'RouteCollection', 'UrlMatcher', 'UrlGenerator'];
 const CONSUMER_PACKAGES = ['pino-http', '@types/express', '@types/node', 'bcryptjs'];
-const OPTIONAL_PEERS = ['better-sqlite3', 'redis', 'connect-redis', 'bcryptjs', '@types/express'];
+const OPTIONAL_PEERS = [
+  'better-sqlite3', 'redis', 'connect-redis', 'bcryptjs', '@types/express', 'tsx', 'swagger-ui-dist', 'typescript',
+];
 const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function run(
@@ -86,7 +88,7 @@ describe('npm pack, installed into a fresh project', () => {
     expect(packedFiles.filter((f) => /^(tests|node_modules)\//.test(f))).toEqual([]);
   });
 
-  test('better-sqlite3, redis, connect-redis, bcryptjs and @types/express are optional peers, not installed', () => {
+  test('better-sqlite3, redis, connect-redis, bcryptjs, @types/express, tsx, swagger-ui-dist and typescript are optional peers, not installed', () => {
     const installed = path.join(project, 'node_modules', 'express-kernel', 'package.json');
     const manifest = JSON.parse(fs.readFileSync(installed, 'utf8')) as {
       dependencies: Record<string, string>; peerDependencies: Record<string, string>;
@@ -98,7 +100,42 @@ describe('npm pack, installed into a fresh project', () => {
       expect(manifest.peerDependenciesMeta[peer]).toEqual({ optional: true });
     }
     expect(linked).toEqual(expect.arrayContaining(['@types/express-session', '@types/better-sqlite3', 'pino-http']));
-    expect(linked.filter((p) => ['better-sqlite3', 'redis', 'connect-redis', '@redis/client'].includes(p))).toEqual([]);
+    const absent = ['better-sqlite3', 'redis', 'connect-redis', '@redis/client', 'tsx', 'esbuild', 'swagger-ui-dist'];
+    expect(linked.filter((p) => absent.includes(p))).toEqual([]);
+  });
+
+  test('without swagger-ui-dist, /api/docs says how to install it and links to the OpenAPI document', async () => {
+    const code = `
+      const { createKernel } = require('express-kernel');
+      const { apiRoutes, defineResource, MemoryState } = require('express-kernel/api');
+      const { z } = require('zod');
+      const store = new MemoryState();
+      const note = defineResource({ shortName: 'Note', schema: z.object({ text: z.string() }), provider: store, processor: store });
+      const server = createKernel({ routes: apiRoutes({ resources: [note] }) }).listen(0, '127.0.0.1', async () => {
+        try {
+          const base = 'http://127.0.0.1:' + server.address().port;
+          const page = await fetch(base + '/api/docs', { headers: { accept: 'text/html' } });
+          const doc = await fetch(base + '/api/docs.json');
+          console.log(JSON.stringify({ page: await page.text(), doc: (await doc.json()).paths }));
+        } finally { server.close(); }
+      });`;
+    const { stdout } = await run(process.execPath, ['-e', code], project, 60_000);
+    const result = JSON.parse(stdout.trim()) as { page: string; doc: Record<string, unknown> };
+    expect(result.page).toContain('swagger-ui-dist is not installed: npm install swagger-ui-dist (needed for the Swagger UI page at /api/docs)');
+    expect(result.page).toContain('<a href="/api/docs.json">');
+    expect(Object.keys(result.doc)).toEqual(['/api/notes', '/api/notes/{id}']);
+  });
+
+  test('without tsx, the CLI on a TypeScript routes file says how to install it', async () => {
+    fs.writeFileSync(path.join(project, 'routes.ts'), 'export default {};\n');
+    const cli = path.join(project, 'node_modules', 'express-kernel', 'dist', 'cli', 'main.js');
+    const error = await run(process.execPath, [cli, 'debug:router', '--routes', 'routes.ts'], project, 60_000)
+      .then(() => new Error('the command succeeded'), (e: Error) => e);
+    // the CLI wraps its error lines at the terminal's width: compared without white space
+    const squeezed = (text: string): string => text.replace(/\s+/g, '');
+    expect(squeezed(error.message)).toContain(squeezed(
+      'Cannot load the routes module "routes.ts": tsx is not installed: npm install tsx (needed for TypeScript route files in the CLI (--routes routes.ts))',
+    ));
   });
 
   test('require() gives the public API', async () => {

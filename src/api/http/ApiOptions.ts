@@ -32,7 +32,23 @@ export const apiOptionsSchema = optionsObject({
   stateContext: functionOption<(req: Request) => StateContext>('a function (req) => StateContext').optional(),
   /** The API's title (Hydra `hydra:title`). @default 'API' */
   title: z.string().optional(),
-  /** Where the HTML documentation lives, linked from the default page. @default '/api/docs' */
+  /**
+   * The API's documentation routes, on by default (API Platform's `api_doc`): `<entrypoint>/docs`
+   * (Swagger UI for a browser, the OpenAPI document for `curl` and JSON clients),
+   * `<entrypoint>/docs.json` (OpenAPI 3.1) and the page's assets, and the Swagger UI page as the
+   * answer of every API route to a browser. `{ description, version }` go into the OpenAPI
+   * document's `info`; `false` leaves them out (mount `createDocsRoutes` yourself, or none).
+   * The Hydra documentation (`<entrypoint>/docs.jsonld`) is served either way.
+   * @default true
+   */
+  docs: z.union([z.boolean(), optionsObject({
+    description: z.string().optional(),
+    version: nonEmptyString.optional(),
+  })], { error: 'expected true, false or { description, version }' }).optional(),
+  /**
+   * Where the HTML documentation lives, linked from the default page when `docs` is `false`.
+   * @default '/api/docs'
+   */
   docsPath: nonEmptyString.optional(),
 });
 

@@ -12,6 +12,9 @@ import { entrypointHal } from '../serializer/hal';
 import {
   BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation,
 } from '../serializer/jsonld';
+import { describeApi } from '../describeApi';
+import { createOpenApiDocument } from '../openapi/createOpenApiDocument';
+import { createDocsPage, createDocsRoutes } from '../openapi/docsRoutes';
 import { apiOptionsSchema, type ApiOptions } from './ApiOptions';
 import { ItemNotFoundError } from './ApiErrors';
 import { apiErrorRenderer } from './apiErrorRenderer';
@@ -93,8 +96,10 @@ function operationRoute(
  * The routes of a set of resources (API Platform's route loader), to add to the kernel's
  * routing table (`createKernel({ routes })`), so `debug:router`, the profiler and the 404/405
  * rules see them. In order: the entrypoint, each resource's operations (operations sharing a
- * route name share one route), the JSON-LD contexts (`<entrypoint>/contexts/{shortName}`) and
- * the Hydra documentation (`<entrypoint>/docs.jsonld`).
+ * route name share one route), the JSON-LD contexts (`<entrypoint>/contexts/{shortName}`), the
+ * Hydra documentation (`<entrypoint>/docs.jsonld`) and, unless `docs: false`, the OpenAPI
+ * documentation of {@link createDocsRoutes}: `<entrypoint>/docs` (Swagger UI for `Accept:
+ * text/html`, else the OpenAPI document), `<entrypoint>/docs.json` and the page's assets.
  *
  * Each operation route runs the kernel's route handlers with API options: the `provider`
  * negotiates the format (406) and reads the item (404) before `security` (401/403); the body is
@@ -102,7 +107,8 @@ function operationRoute(
  * `securityPostDenormalize` (403); the controller validates (422), writes (412 stale `If-Match`)
  * and answers in JSON-LD, HAL or JSON with `Vary: Accept`. Errors of these routes are written
  * as problem details or JSON-LD errors (`errorRenderer`).
- * @returns a new collection; route names: `api_entrypoint`, the operations', `api_jsonld_context`, `api_doc`
+ * @returns a new collection; route names: `api_entrypoint`, the operations', `api_jsonld_context`,
+ *   `api_doc`, then `api_docs_page`, `api_docs_openapi`, `api_docs_asset`
  * @throws KernelConfigError for an unknown option, two resources with one short name or one
  *   route name, a relation to a resource not in `resources`
  */
@@ -110,7 +116,11 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   const options = parseOptions(apiOptionsSchema, given, 'api');
   const paths = resolvePaths(options);
   const docsPath = options.docsPath ?? `${paths.entrypoint}/docs`;
-  const page: RequestHandler = options.documentationPage ?? defaultDocumentationPage(paths, docsPath);
+  const docs = options.docs ?? true;
+  const title = options.title ?? 'API';
+  const page: RequestHandler = options.documentationPage ?? (docs === false
+    ? defaultDocumentationPage(paths, docsPath)
+    : createDocsPage({ prefix: paths.entrypoint, title }));
   const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths), errorRendererPrefix: paths.entrypoint };
   const routes = new RouteCollection();
   const add = (name: string, route: Route): void => {
@@ -169,8 +179,20 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     methods: ['GET'],
     options: { ...base, provider: jsonOnly },
     controller: (req: Request, res: Response) => {
-      sendFormatted(res, req.api!.format!, 200, hydraDocumentation(paths, requestBase(req), options.title ?? 'API'));
+      sendFormatted(res, req.api!.format!, 200, hydraDocumentation(paths, requestBase(req), title));
     },
   }));
+  if (docs !== false) {
+    const info = docs === true ? {} : docs;
+    const resources = [...paths.resources.values()];
+    const openApi = createDocsRoutes({
+      prefix: paths.entrypoint,
+      title,
+      document: () => createOpenApiDocument(
+        describeApi(resources, { entrypoint: paths.entrypoint }), { title, ...info },
+      ),
+    });
+    for (const [name, route] of openApi.all()) add(name, route);
+  }
   return routes;
 }

@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { render, TEMPLATES_DIR } from '../../http/templates';
+import { NotFoundHttpError } from '../../http/errors';
 import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
+import { MissingPeerDependencyError, peerFolder } from '../../storage/optionalPeer';
 
 /** Options of {@link createDocsRoutes}. */
 export interface DocsRoutesOptions {
@@ -26,31 +28,38 @@ export const OPENAPI_MEDIA_TYPE = 'application/vnd.openapi+json';
 /** What `GET <prefix>/docs` can answer, the first one for `Accept: *\/*` or none. */
 const DOCS_TYPES = [OPENAPI_MEDIA_TYPE, 'application/json', 'text/html'] as const;
 
-/** Swagger UI's distribution: the files the page loads, from `node_modules` (no CDN). */
-const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-
 /** The page's own files, served beside Swagger UI's (the start script is a file: no inline script). */
 const OWN_DIR = path.join(TEMPLATES_DIR, 'api');
 
-/** Every file under `<prefix>/docs/ui/`, and the folder it is read from. */
-const UI_FILES: Readonly<Record<string, string>> = {
-  'swagger-ui.css': SWAGGER_UI_DIR,
-  'swagger-ui-bundle.js': SWAGGER_UI_DIR,
-  'favicon-16x16.png': SWAGGER_UI_DIR,
-  'favicon-32x32.png': SWAGGER_UI_DIR,
-  'docs.js': OWN_DIR,
-  'docs.css': OWN_DIR,
-};
+/** Swagger UI's files the page loads, served from its package in `node_modules` (no CDN). */
+const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-16x16.png', 'favicon-32x32.png'];
+
+/** Every file under `<prefix>/docs/ui/`. */
+const UI_FILES = [...SWAGGER_UI_FILES, 'docs.js', 'docs.css'];
+
+/**
+ * Swagger UI's folder, or the error saying how to install it (`swagger-ui-dist` is an optional
+ * peer: without it the page shows that hint and a link to the document).
+ */
+function swaggerUiFolder(): string | MissingPeerDependencyError {
+  try {
+    return peerFolder('swagger-ui-dist');
+  } catch (e) {
+    if (e instanceof MissingPeerDependencyError) return e;
+    throw e;
+  }
+}
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The documentation page's HTML (the same for every request). */
-function docsPageHtml(options: Pick<DocsRoutesOptions, 'prefix' | 'title'>): string {
+function docsPageHtml(options: Pick<DocsRoutesOptions, 'prefix' | 'title'>, swaggerUi = swaggerUiFolder()): string {
   const prefix = (options.prefix ?? '/api').replace(/\/+$/, '');
   return render('api/docs.html.njk', {
     title: options.title ?? 'API documentation',
     assets: `${prefix}/docs/ui`,
     documentUrl: `${prefix}/docs.json`,
+    missing: typeof swaggerUi === 'string' ? undefined : swaggerUi.message,
   });
 }
 
@@ -73,7 +82,9 @@ export function createDocsPage(options: Pick<DocsRoutesOptions, 'prefix' | 'titl
  * - `api_docs_page` `GET <prefix>/docs`: by content negotiation (RFC 9110 §12.5.1), the interactive
  *   HTML page for `text/html` (Swagger UI, served from `node_modules`: no CDN, no inline script,
  *   so it works under `script-src 'self'`), else the OpenAPI document (also for an Accept header
- *   that names neither: RFC 9110 §12.5.1 lets the server send its default); `Vary: Accept`;
+ *   that names neither: RFC 9110 §12.5.1 lets the server send its default); `Vary: Accept`.
+ *   Swagger UI is the optional peer `swagger-ui-dist`: without it the page says
+ *   `swagger-ui-dist is not installed: npm install swagger-ui-dist (…)` and links to the document;
  * - `api_docs_openapi` `GET <prefix>/docs.json`: the OpenAPI document, `application/vnd.openapi+json`;
  * - `api_docs_asset` `GET <prefix>/docs/ui/{file}`: the page's scripts, styles and icons.
  * @param options - the document and where to mount
@@ -81,7 +92,8 @@ export function createDocsPage(options: Pick<DocsRoutesOptions, 'prefix' | 'titl
  */
 export function createDocsRoutes(options: DocsRoutesOptions): RouteCollection {
   const prefix = (options.prefix ?? '/api').replace(/\/+$/, '');
-  const page = docsPageHtml(options);
+  const swaggerUi = swaggerUiFolder();
+  const page = docsPageHtml(options, swaggerUi);
   let json: string | undefined;
   const sendDocument = (res: Response): void => {
     json ??= JSON.stringify(options.document());
@@ -102,10 +114,12 @@ export function createDocsRoutes(options: DocsRoutesOptions): RouteCollection {
   }));
   routes.add('api_docs_asset', new Route(`${prefix}/docs/ui/{file}`, {
     methods: ['GET'],
-    requirements: { file: Object.keys(UI_FILES).map(escapeRegExp).join('|') },
+    requirements: { file: UI_FILES.map(escapeRegExp).join('|') },
     controller: (req: Request, res: Response, next) => {
       const file = String(req.params.file);
-      res.sendFile(file, { root: UI_FILES[file], maxAge: '1h', dotfiles: 'deny' }, (err) => { if (err) next(err); });
+      const root = SWAGGER_UI_FILES.includes(file) ? swaggerUi : OWN_DIR;
+      if (typeof root !== 'string') throw new NotFoundHttpError(root.message);
+      res.sendFile(file, { root, maxAge: '1h', dotfiles: 'deny' }, (err) => { if (err) next(err); });
     },
   }));
   return routes;
