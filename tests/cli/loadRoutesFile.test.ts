@@ -1,11 +1,11 @@
 /** `--routes config/routes.yaml`: the console commands read Symfony route files (YAML or JSON). */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { debugRouter } from '../../src/cli/debugRouter';
 import { loadRoutes } from '../../src/cli/loadRoutes';
 import { isKernelError } from '../../src/errors/KernelError';
 import { routerMatch } from '../../src/cli/routerMatch';
+import { tempDir } from '../helpers/tempDir';
 
 const FIXTURE = path.join(__dirname, '..', 'routing', 'loader', 'fixtures', 'routes.yaml');
 
@@ -51,7 +51,7 @@ describe('loadRoutes(file) with a .yaml route file', () => {
 });
 
 describe('debug:router --check on a route file (the routes are compiled there, not when the file loads)', () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'routes-check-')), 'routes.yaml');
+  const file = path.join(tempDir('routes-check-'), 'routes.yaml');
   fs.writeFileSync(file, [
     'home:\n  path: /',
     'official:\n  path:\n    pt-PT: /eu-não-sou-espanhol\n    pt_BR: /churrasco',

@@ -5,13 +5,13 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
 } from '../service/serverProcess';
 import { scaled } from '../helpers/timeScale';
 import { postBook, USER_BASIC } from '../helpers/writeLoad';
+import { tempDir } from '../helpers/tempDir';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
@@ -41,7 +41,7 @@ describe('two processes on one SQLite file', () => {
 
   beforeAll(async () => {
     if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-shared-'));
+    const dir = tempDir('ek-shared-');
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       ports.push(port);

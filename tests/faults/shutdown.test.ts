@@ -4,20 +4,20 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import {
   cleanEnv, freePort, killIfRunning, READY_LINE, startProcess, stopProcess, type ServerProcess,
 } from '../service/serverProcess';
 import { scaled } from '../helpers/timeScale';
 import { RawConnection, startSlowUpload, trickle } from './rawHttp';
+import { tempDir } from '../helpers/tempDir';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(REPO, 'dist', 'demo', 'server.js');
 
 async function start(extra: Record<string, string>): Promise<{ proc: ServerProcess; port: number }> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-shutdown-'));
+  const dir = tempDir('ek-shutdown-');
   const port = await freePort();
   const proc = await startProcess({
     command: process.execPath,

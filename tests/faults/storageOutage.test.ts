@@ -7,8 +7,6 @@
  * non-root user for chmod nor mount for a tmpfs); SQLite then refuses every write with
  * SQLITE_READONLY, as it does for a read-only file.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -23,6 +21,7 @@ import { openRedis } from '../../src/storage/redis';
 import { startRedis, whenReady, type TestRedis } from '../helpers/redis';
 import { formLogin } from './formLogin';
 import { scaled } from '../helpers/timeScale';
+import { tempDir } from '../helpers/tempDir';
 
 const BASIC = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 
@@ -89,7 +88,7 @@ describe('a read-only SQLite database (PRAGMA query_only)', () => {
   const logs: string[] = [];
 
   beforeEach(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-readonly-'));
+    const dir = tempDir('ek-readonly-');
     const logger = pino({ level: 'warn' }, { write: (line: string) => { logs.push(line); } });
     // the books on the demo's SQL store (its own file, migrated and seeded), as `npm start` has them
     books = await openDemoDatabase({ SQLITE_PATH: path.join(dir, 'books.sqlite') });

@@ -5,8 +5,7 @@
  */
 import { describeWith, programPath } from '../../helpers/requirements';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import type { Request, Response } from 'express';
@@ -14,6 +13,7 @@ import {
   createRequestContext, InvalidRouteError, loadRoutes, parseRoutes, RouteCollection, RouteLoaderError, UrlGenerator,
   UrlMatcher, type Controller, type ControllerMap, type RoutingLogger,
 } from '../../../src/routing';
+import { tempDir } from '../../helpers/tempDir';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const MAIN = path.join(FIXTURES, 'routes.yaml');
@@ -36,7 +36,7 @@ function plain(routes: RouteCollection, controllers: ControllerMap = CONTROLLERS
 
 /** Writes the files (names may hold folders; a name ending in `/` is an empty folder) in a new temporary folder. */
 function temp(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'routes-'));
+  const dir = tempDir('routes-');
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     if (name.endsWith('/')) mkdirSync(path.join(dir, name), { recursive: true });
