@@ -38,6 +38,9 @@ export { MemoryState } from './state/MemoryState';
 export { ApiCollector, type ApiData } from './profiler/ApiCollector';
 export type * from './state/types';
 export { isAtomic } from './state/types';
+export type { CacheHeaders } from './httpCache/cacheHeaders';
+export { PurgeFailedError, isPurgeFailedError, type Purger } from './httpCache/Purger';
+export { VarnishXKeyPurger, type VarnishXKeyPurgerOptions } from './httpCache/VarnishXKeyPurger';
 export {
   createOpenApiDocument, createDocsPage, createDocsRoutes, OPENAPI_MEDIA_TYPE,
   type OpenApiDocument, type OpenApiOptions, type DocsRoutesOptions,

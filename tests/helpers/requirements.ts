@@ -1,6 +1,6 @@
 /**
  * The system programs some suites need (redis-server, Chromium, PHP with Symfony's routing,
- * PostgreSQL's server), looked
+ * PostgreSQL's server, varnishd with vmod xkey), looked
  * up before the suite runs. Missing on a developer's machine: the suite is skipped with one line,
  *   tests/session/redis.test.ts skipped: needs redis-server (apt-get install -y redis-server)
  * Missing with CI=true (as `.ci/run` sets): one failing test says what to install instead.
@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export type Program = 'redis-server' | 'chromium' | 'php' | 'postgresql';
+export type Program = 'redis-server' | 'chromium' | 'php' | 'postgresql' | 'varnishd';
 
 interface Lookup {
   /** Debian packages that provide it */
@@ -34,7 +34,22 @@ const PROGRAMS: Record<Program, Lookup> = {
     packages: 'postgresql',
     candidates: [...postgresBinDirs().map((d) => path.join(d, 'initdb')), 'initdb'],
   },
+  // Debian keeps varnishd in /usr/sbin; vmod xkey (the HTTP cache's purges) is in varnish-modules
+  varnishd: {
+    packages: 'varnish varnish-modules',
+    candidates: ['/usr/sbin/varnishd', 'varnishd'],
+    needs: [xkeyVmod()],
+  },
 };
+
+/** Debian's vmod xkey (`/usr/lib/<multiarch>/varnish/vmods/libvmod_xkey.so`), or where it would be. */
+export function xkeyVmod(): string {
+  const lib = '/usr/lib';
+  let dirs: string[] = [];
+  try { dirs = fs.readdirSync(lib).filter((d) => d.endsWith('-linux-gnu')); } catch { /* no /usr/lib */ }
+  const found = dirs.map((d) => path.join(lib, d, 'varnish', 'vmods', 'libvmod_xkey.so')).find((f) => fs.existsSync(f));
+  return found ?? path.join(lib, 'x86_64-linux-gnu', 'varnish', 'vmods', 'libvmod_xkey.so');
+}
 
 /** The programs this helper looks up, in the order the README's table names their variables. */
 export const PROGRAM_NAMES = Object.keys(PROGRAMS) as Program[];
@@ -50,7 +65,7 @@ function postgresBinDirs(): string[] {
 /**
  * The environment variable that replaces a program's path, for tests of this helper (a path that
  * does not exist makes the program missing): `EXPRESS_KERNEL_TEST_REDIS_SERVER`, `..._CHROMIUM`, `..._PHP`,
- * `..._POSTGRESQL` (the README's testing paragraph lists them; requirements.test.ts keeps it in step).
+ * `..._POSTGRESQL`, `..._VARNISHD` (the README's testing paragraph lists them; requirements.test.ts keeps it in step).
  */
 export function overrideVariable(program: Program): string {
   return `EXPRESS_KERNEL_TEST_${program.toUpperCase().replace(/-/g, '_')}`;

@@ -1,7 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
-import { functionOption, nonEmptyString, optionsObject } from '../../config/optionSchemas';
+import { functionOption, nonEmptyString, objectWith, optionsObject } from '../../config/optionSchemas';
 import type { StateContext } from '../state/types';
+import { cacheHeadersSchema } from '../httpCache/cacheHeaders';
+import type { Purger } from '../httpCache/Purger';
 import type { Resource } from '../resource/defineResource';
 
 const RESOURCE = 'expected what defineResource() returns';
@@ -50,6 +52,19 @@ export const apiOptionsSchema = optionsObject({
    * @default '/api/docs'
    */
   docsPath: nonEmptyString.optional(),
+  /**
+   * The API-wide `cacheHeaders` (API Platform's `defaults.cache_headers`): the `Cache-Control`
+   * and `Vary` of every successful GET, under each resource's and operation's own.
+   * @default { vary: ['Accept'] }: `Cache-Control: no-cache, private` and `Vary: Accept`
+   * @example { max_age: 0, shared_max_age: 3600, public: true }
+   */
+  cacheHeaders: cacheHeadersSchema.optional(),
+  /**
+   * Purges a shared cache after each write and names the tag headers of cacheable responses
+   * (API Platform's `http_cache.invalidation.purger`), e.g. `new VarnishXKeyPurger({ urls })`.
+   * @default none: cacheable responses carry `Cache-Tags`, writes purge nothing
+   */
+  purger: objectWith<Purger>(['purge', 'getResponseHeaders'], 'a Purger (purge, getResponseHeaders)').optional(),
 });
 
 /** Options of `apiRoutes` (the routes of a set of resources). All optional but `resources`. */

@@ -13,6 +13,8 @@ export interface ApiRequestState {
   format?: ApiFormat;
   /** The stored item (item operations), as the provider read it. */
   item?: StoredItem;
+  /** The page's items (GetCollection), as the provider read them: the response's `Cache-Tags`. */
+  items?: readonly StoredItem[];
   /**
    * The statements the stores ran for this request (`StateContext.logQuery`), for the profiler's
    * API panel; undefined when the kernel does not profile the request (nothing is logged then).

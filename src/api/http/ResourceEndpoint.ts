@@ -21,6 +21,7 @@ import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat, type ApiFormat } from './negotiation';
 import { linkDocumentation, sendFormatted, sendJsonText } from './respond';
 import { HttpError } from '../../http/errors';
+import type { HttpCache } from '../httpCache/HttpCache';
 
 /**
  * How many times a write without `If-Match` re-reads and retries after a concurrent change. Each
@@ -59,6 +60,7 @@ export class ResourceEndpoint {
     private readonly paths: ApiPaths,
     private readonly documentationPage: RequestHandler,
     private readonly context?: (req: Request) => StateContext,
+    private readonly httpCache?: HttpCache,
   ) {}
 
   /** The operation the request's method selects (HEAD is GET). */
@@ -216,6 +218,7 @@ export class ResourceEndpoint {
       prefixes: this.paths.prefixes, strict: operation.strictQueryParameterValidation,
     });
     const page = await this.resource.provider.provideCollection(this.resource.metadata, query, this.stateContext(req));
+    req.api!.items = page.items;
     const base = requestBase(req);
     const path = `${base.baseUrl}${this.resource.routePrefix}`;
     const links = pageLinks(path, raw, this.resource, query, page);
@@ -249,6 +252,7 @@ export class ResourceEndpoint {
     const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
     const outcome = await this.resource.processor!.create(this.resource.metadata, data, this.stateContext(req));
     const item = this.written(outcome, req);
+    await this.httpCache?.invalidate(req, this.resource, null, item);
     const location = itemIri(this.resource.routePrefix, item.id, base.baseUrl);
     res.setHeader('Location', location);
     res.setHeader('Content-Location', location);
@@ -283,7 +287,11 @@ export class ResourceEndpoint {
       const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
       const { processor, metadata } = this.resource;
       const outcome = await processor!.replace(metadata, item.id, data, version, this.stateContext(req));
-      if (outcome.status !== 'conflict') return this.sendItem(req, res, format, this.written(outcome, req), 200);
+      if (outcome.status !== 'conflict') {
+        const written = this.written(outcome, req);
+        await this.httpCache?.invalidate(req, this.resource, item, written);
+        return this.sendItem(req, res, format, written, 200);
+      }
       if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
       if (attempt >= WRITE_ATTEMPTS) {
         throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
@@ -331,6 +339,7 @@ export class ResourceEndpoint {
       const { processor, metadata } = this.resource;
       const outcome = await processor!.remove(metadata, item.id, item.version, this.stateContext(req));
       if (outcome.status === 'ok') {
+        await this.httpCache?.invalidate(req, this.resource, item, null);
         res.status(204).vary('Accept').end();
         return;
       }

@@ -20,6 +20,7 @@ import { ItemNotFoundError } from './ApiErrors';
 import { apiErrorRenderer } from './apiErrorRenderer';
 import './ApiRequestState';
 import { negotiateFormat } from './negotiation';
+import { HttpCache } from '../httpCache/HttpCache';
 import { ResourceEndpoint } from './ResourceEndpoint';
 import { defaultDocumentationPage, linkDocumentation, sendFormatted } from './respond';
 
@@ -65,9 +66,9 @@ function routeGroups(resource: Resource): ResolvedOperation[][] {
 
 function operationRoute(
   resource: Resource, ops: ResolvedOperation[], paths: ApiPaths, page: RequestHandler, base: ApiRouteOptions,
-  context?: (req: Request) => StateContext,
+  cache: HttpCache, context?: (req: Request) => StateContext,
 ): Route {
-  const endpoint = new ResourceEndpoint(resource, ops, paths, page, context);
+  const endpoint = new ResourceEndpoint(resource, ops, paths, page, context, cache);
   const writes = ops.some((op) => op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch');
   const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined =>
     ops.find((op) => op[key] !== undefined)?.[key];
@@ -75,7 +76,7 @@ function operationRoute(
   const postDenormalize = endpoint.securityPostDenormalize();
   const options: ApiRouteOptions = {
     ...base,
-    provider: endpoint.provide,
+    provider: cache.provider(endpoint.provide),
     ...(security !== undefined ? { security } : {}),
     ...(first('securityMessage') !== undefined ? { securityMessage: first('securityMessage') } : {}),
     ...(writes ? { denormalize: endpoint.denormalize } : {}),
@@ -122,6 +123,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     ? defaultDocumentationPage(paths, docsPath)
     : createDocsPage({ prefix: paths.entrypoint, title }));
   const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths), errorRendererPrefix: paths.entrypoint };
+  const cache = new HttpCache(options.cacheHeaders ?? {}, options.purger, paths);
   const routes = new RouteCollection();
   const add = (name: string, route: Route): void => {
     if (routes.get(name) !== undefined) {
@@ -139,7 +141,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   };
   add(options.entrypointName ?? 'api_entrypoint', new Route(paths.entrypoint, {
     methods: ['GET'],
-    options: { ...base, provider: negotiated },
+    options: { ...base, provider: cache.provider(negotiated) },
     controller: (req: Request, res: Response, next) => {
       const format = req.api!.format!;
       if (format === 'html') return page(req, res, next);
@@ -155,7 +157,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   }));
   for (const resource of paths.resources.values()) {
     for (const ops of routeGroups(resource)) {
-      add(ops[0].name, operationRoute(resource, ops, paths, page, base, options.stateContext));
+      add(ops[0].name, operationRoute(resource, ops, paths, page, base, cache, options.stateContext));
     }
   }
   const jsonOnly = (req: Request): object | null => {
@@ -168,7 +170,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   add('api_jsonld_context', new Route(`${paths.contexts}/{shortName}`, {
     methods: ['GET'],
     requirements: { shortName: '[A-Za-z][A-Za-z0-9]*' },
-    options: { ...base, provider: jsonOnly },
+    options: { ...base, provider: cache.provider(jsonOnly) },
     controller: (req: Request, res: Response) => {
       const doc = contextDocument(String(req.params.shortName), paths, requestBase(req));
       if (doc === undefined) throw new ItemNotFoundError('JSON-LD context', String(req.params.shortName));
@@ -177,7 +179,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   }));
   add('api_doc', new Route(paths.docs, {
     methods: ['GET'],
-    options: { ...base, provider: jsonOnly },
+    options: { ...base, provider: cache.provider(jsonOnly) },
     controller: (req: Request, res: Response) => {
       sendFormatted(res, req.api!.format!, 200, hydraDocumentation(paths, requestBase(req), title));
     },

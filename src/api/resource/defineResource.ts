@@ -5,6 +5,7 @@ import { parseOptions } from '../../config/parseOptions';
 import type { PostDenormalizeContext, SecurityContext } from '../../security/RouteSecurity';
 import type { ResourceMetadata, StateProcessor, StateProvider } from '../state/types';
 import { propertiesOf } from '../schema/metadata';
+import { cacheHeadersSchema, type CacheHeaders } from '../httpCache/cacheHeaders';
 import type { FilterDeclaration } from './filters';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
@@ -63,6 +64,7 @@ const operationSchema = optionsObject({
   securityPostDenormalizeMessage: z.string().optional(),
   summary: z.string().optional(),
   strictQueryParameterValidation: z.boolean().optional(),
+  cacheHeaders: cacheHeadersSchema.optional(),
 });
 
 /**
@@ -103,6 +105,12 @@ export const resourceOptionsSchema = optionsObject({
     .regex(/^[a-z_][a-z0-9_]*$/, { error: 'expected a snake_case table name' }).optional(),
   /** A sentence for the documentation (Hydra `hydra:description`, OpenAPI tag). */
   description: z.string().optional(),
+  /**
+   * The `Cache-Control` and `Vary` of the resource's successful GETs (API Platform's
+   * `cacheHeaders`); an operation's own replaces it, each key left out falls back to the API's.
+   * @default none: the API's (`apiRoutes({ cacheHeaders })`)
+   */
+  cacheHeaders: cacheHeadersSchema.optional(),
 });
 
 /** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
@@ -137,6 +145,8 @@ export interface ResolvedOperation {
   readonly summary: string;
   /** GetCollection: unknown and unreadable query parameters are 400s (see `OperationOptions`). */
   readonly strictQueryParameterValidation: boolean;
+  /** The operation's `cacheHeaders`, else the resource's; undefined: the API's. */
+  readonly cacheHeaders?: Readonly<CacheHeaders>;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -204,6 +214,7 @@ function resolveOperation(
   }
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
+  const cacheHeaders = declared.cacheHeaders ?? o.cacheHeaders;
   return Object.freeze({
     kind: declared.kind,
     name,
@@ -220,6 +231,7 @@ function resolveOperation(
       ? { securityPostDenormalizeMessage: declared.securityPostDenormalizeMessage } : {}),
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
     strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
+    ...(cacheHeaders !== undefined ? { cacheHeaders: Object.freeze({ ...cacheHeaders }) } : {}),
   });
 }
 

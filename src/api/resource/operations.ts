@@ -1,4 +1,5 @@
 import type { PostDenormalizeContext, SecurityCheck, SecurityContext } from '../../security/RouteSecurity';
+import type { CacheHeaders } from '../httpCache/cacheHeaders';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -70,6 +71,14 @@ export interface OperationOptions {
    * @default false
    */
   strictQueryParameterValidation?: boolean;
+  /**
+   * GET operations: the `Cache-Control` and `Vary` of their successful responses (API Platform's
+   * `cacheHeaders`); replaces the resource's `cacheHeaders`, each key left out falls back to the
+   * API's (`apiRoutes({ cacheHeaders })`).
+   * @default the resource's
+   * @example { max_age: 60, shared_max_age: 3600, public: true }
+   */
+  cacheHeaders?: CacheHeaders;
 }
 
 /** One operation as declared. */
