@@ -24,6 +24,8 @@ export interface OpenApiOptions {
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly info: { title: string; version: string; description?: string };
+  /** `[{ url: '/' }]`: the paths are the routes' full paths, from the host's root (API Platform's). */
+  readonly servers: Array<{ url: string }>;
   readonly paths: Record<string, Record<string, unknown>>;
   readonly components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
   readonly security: Array<Record<string, string[]>>;
@@ -189,19 +191,25 @@ function successResponses(
   }
 }
 
-function parametersOf(op: OperationDescription): unknown[] {
+/**
+ * The schema of the `id` path parameter, one for every operation on the path (a generated client
+ * types the id once per resource, not once per method): the identifier's type (`id` in the output
+ * schema), an integer from 0 for integer ids; for string ids, the route requirement when every
+ * operation on the path has the same one. An operation whose route requirement is looser than the
+ * schema (`PUT /api/books/abc` when only GET says `\d+`) still answers such an id, with a 404.
+ */
+function idSchema(resource: ResourceDescription, path: string, idType: unknown): JsonSchema {
+  if (idType === 'integer') return { type: 'integer', minimum: 0 };
+  const requirements = new Set(resource.operations.filter((o) => o.path === path).map((o) => o.requirements.id));
+  const [only] = [...requirements];
+  if (requirements.size !== 1 || only === undefined) return { type: 'string' };
+  return { type: 'string', pattern: `^(?:${only})$` };
+}
+
+function parametersOf(op: OperationDescription, id: JsonSchema): unknown[] {
   const parameters: unknown[] = [];
   if (op.item) {
-    const requirement = op.requirements.id;
-    parameters.push({
-      name: 'id',
-      in: 'path',
-      required: true,
-      description: 'The item\'s identifier.',
-      schema: requirement === '\\d+'
-        ? { type: 'integer', minimum: 0 }
-        : { type: 'string', pattern: `^(?:${requirement ?? '[^/]+'})$` },
-    });
+    parameters.push({ name: 'id', in: 'path', required: true, description: 'The item\'s identifier.', schema: id });
   }
   for (const p of op.parameters) {
     const array = p.schema.type === 'array';
@@ -232,7 +240,7 @@ function conditionalHeaders(op: OperationDescription): unknown[] {
 
 function operationObject(
   op: OperationDescription, resource: ResourceDescription, names: ResourceSchemaNames, api: ApiDescription,
-  operationId: string, schemes: readonly SecuritySchemeName[],
+  operationId: string, schemes: readonly SecuritySchemeName[], id: JsonSchema,
 ): Record<string, unknown> {
   const requirement = op.requirements.id;
   const router: RouterAnswers = {
@@ -248,7 +256,7 @@ function operationObject(
     tags: [resource.shortName],
     summary: op.summary,
     ...(op.role !== undefined ? { description: `Needs ${op.role}.` } : {}),
-    parameters: [...parametersOf(op), ...conditionalHeaders(op)],
+    parameters: [...parametersOf(op, id), ...conditionalHeaders(op)],
     responses,
   };
   if (op.input) {
@@ -286,10 +294,12 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
   for (const resource of api.resources) {
     const own = resourceSchemas(resource);
     Object.assign(schemas, own.components);
+    const idType = ((own.components[own.names.output].properties ?? {}) as Record<string, JsonSchema>).id?.type;
     for (const op of resource.operations) {
       const operationId = (names.get(op.name) ?? 0) > 1 ? `${op.name}_${op.method.toLowerCase()}` : op.name;
       const item = (paths[op.path] ??= {});
-      item[op.method.toLowerCase()] = operationObject(op, resource, own.names, api, operationId, schemes);
+      const id = idSchema(resource, op.path, idType);
+      item[op.method.toLowerCase()] = operationObject(op, resource, own.names, api, operationId, schemes, id);
     }
   }
   return {
@@ -299,6 +309,8 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
       version: options.version ?? '1.0.0',
       ...(options.description !== undefined ? { description: options.description } : {}),
     },
+    // API Platform's OpenApiFactory: the full route paths, relative to the request's base URL
+    servers: [{ url: '/' }],
     paths,
     components: { schemas, securitySchemes: Object.fromEntries(schemes.map((s) => [s, SCHEMES[s]])) },
     // reads are open to anonymous clients unless an operation says otherwise

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResourceDescription } from '../describeApi';
+import { toOpenApiDialect } from './schemaDialect';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -35,11 +36,14 @@ function extend(schema: JsonSchema, properties: Properties, required: string[]):
   };
 }
 
-/** zod 4's JSON Schema of one side of the schema, without `$schema` (OpenAPI 3.1 sets the dialect). */
+/**
+ * zod 4's JSON Schema of one side of the schema, in OpenAPI 3.1's dialect (`toOpenApiDialect`),
+ * without `$schema` (OpenAPI 3.1 sets the dialect).
+ */
 function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): JsonSchema {
   const written = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
   const { $schema: _dialect, ...rest } = written;
-  return rest;
+  return toOpenApiDialect(rest);
 }
 
 type Properties = Record<string, JsonSchema>;
@@ -63,18 +67,45 @@ function acceptsNull(schema: JsonSchema): boolean {
 }
 
 /**
- * The output side as the API sends it: every readable property is present (null when it has no
- * value, so an optional property may be null), `id` first.
+ * The output side as the API sends it: every readable property is present, null when it has no
+ * value (an optional property, or a nullable one), `id` first. `required` lists only what every
+ * item has a value for whatever was written: `id` and the properties a write must carry (API
+ * Platform lists a resource's required properties, not every property; api-doc-parser reads
+ * `required` of the response schema as the form's required fields). A property with a default
+ * is never null (zod fills it in on every write).
  */
-function sentAsNormalized(output: JsonSchema, resource: ResourceDescription): JsonSchema {
+function sentAsNormalized(
+  output: JsonSchema, resource: ResourceDescription, mustWrite: ReadonlySet<string>,
+): JsonSchema {
   const from = (output.properties ?? {}) as Properties;
+  const alwaysSet = new Set((output.required ?? []) as string[]);
   const properties: Properties = { id: from.id ?? { type: 'integer', readOnly: true } };
+  const required = ['id'];
   for (const p of resource.metadata.properties) {
     const schema = from[p.name];
     if (p.writeOnly || schema === undefined) continue;
-    properties[p.name] = p.nullable && !acceptsNull(schema) ? { anyOf: [schema, { type: 'null' }] } : schema;
+    const mayBeNull = !alwaysSet.has(p.name) && !acceptsNull(schema);
+    properties[p.name] = mayBeNull ? toOpenApiDialect({ anyOf: [schema, { type: 'null' }] }) : schema;
+    if (mustWrite.has(p.name)) required.push(p.name);
   }
-  return { ...output, properties, required: Object.keys(properties) };
+  return { ...output, properties, required };
+}
+
+/**
+ * The properties without `default`: a generator such as openapi-typescript makes a property with
+ * a default required in the body type it writes (`defaultNonNullable`), so a client would have to
+ * send it; in a merge patch the default is wrong besides (a property left out keeps its value).
+ * @param note - whether to say the default in the property's description (POST and PUT bodies)
+ */
+function withoutDefaults(schema: JsonSchema, note: boolean): JsonSchema {
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Properties).map(([n, p]) => {
+    if (!('default' in p)) return [n, p];
+    const { default: value, ...rest } = p;
+    if (!note) return [n, rest];
+    const said = `Defaults to ${JSON.stringify(value)} when left out.`;
+    return [n, { ...rest, description: typeof rest.description === 'string' ? `${rest.description} ${said}` : said }];
+  }));
+  return { ...schema, properties };
 }
 
 /**
@@ -82,11 +113,14 @@ function sentAsNormalized(output: JsonSchema, resource: ResourceDescription): Js
  * JSON Schema keywords, OpenAPI 3.1 §4.8.24):
  * - output (`Book`): what the plain JSON format sends, zod's output side: `id` (a readOnly
  *   integer when the schema does not list it) and every property but the writeOnly ones, each
- *   present, null when it has no value; relations are IRIs;
+ *   present, null when it has no value (`type: [T, "null"]`); `required`: `id` and the properties
+ *   a write must carry; relations are IRIs;
  * - input (`Book.input`): a POST or PUT body, zod's input side without the readOnly
- *   properties (a client sending them is ignored, as API Platform ignores unwritable ones);
- *   the output's name when both are the same;
- * - patch (`Book.patch`): a merge-patch body (RFC 7386): the input's properties, none required;
+ *   properties (a client sending them is ignored, as API Platform ignores unwritable ones), a
+ *   default said in the description rather than as `default`; the output's name when both are
+ *   the same;
+ * - patch (`Book.patch`): a merge-patch body (RFC 7386): the input's properties, none required,
+ *   no default;
  * - jsonld (`Book.jsonld`): the output with `@id` and `@type` (and `@context`, on an item
  *   document; a collection member has none);
  * - jsonhal (`Book.jsonhal`): the output with `_links.self`, each relation moved from the
@@ -95,10 +129,12 @@ function sentAsNormalized(output: JsonSchema, resource: ResourceDescription): Js
  */
 export function resourceSchemas(resource: ResourceDescription): ResourceSchemas {
   const name = resource.shortName;
-  const output = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource);
   const rawInput = toJsonSchema(resource.schema, 'input');
-  const input = without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
-  const { required: _all, ...patch } = input;
+  const written = without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
+  const mustWrite = new Set(written.required as string[]);
+  const output = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource, mustWrite);
+  const input = withoutDefaults(written, true);
+  const { required: _all, ...patch } = withoutDefaults(written, false);
   const sameInput = JSON.stringify(input) === JSON.stringify(output);
   const names: ResourceSchemaNames = {
     output: name,
