@@ -7,10 +7,10 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createDemoKernel, type DemoKernel } from '../../../src/demo/app';
 import { listen, type Listening } from '../../helpers/http';
+import { tempDir } from '../../helpers/tempDir';
 import { scaled } from '../../helpers/timeScale';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -60,7 +60,7 @@ let base: string;
 let section: ReturnType<typeof readmeSection>;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-clients-'));
+  dir = tempDir('ek-clients-');
   work = path.join(dir, 'client');
   fs.mkdirSync(work);
   // the client's project: ESM (top-level await), the repository's packages
