@@ -1,9 +1,12 @@
 /**
  * The README's section "Using API Platform's clients", run as written against the demo on real
- * HTTP (127.0.0.1, a temporary SQLite file): its commands (curl, Redocly's `spec` rules,
- * openapi-typescript with its default options, `tsc --strict`, tsx; `npm install` is checked to
- * name a devDependency instead) in a temporary folder, each a child process, then its typed
- * openapi-fetch client doing create, read, merge-patch and delete as the demo's admin.
+ * HTTP (127.0.0.1, a temporary SQLite file), each command a child process in a temporary folder:
+ * - the client generator (`npm init @api-platform/client`, TypeScript interfaces and a Next app
+ *   from the Hydra documentation);
+ * - curl, Redocly's `spec` rules, openapi-typescript with its default options, `tsc --strict`,
+ *   tsx (`npm install` is checked to name devDependencies instead), and its typed openapi-fetch
+ *   client doing create, read, merge-patch and delete as the demo's admin.
+ * API Platform Admin (a Vite app in a browser) is not run here.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -52,6 +55,23 @@ function readmeSection(): { blocks: Array<{ lang: string; body: string }>; text:
   return { blocks, text };
 }
 
+/** A folder for one of the README's projects: ESM (top-level await), the repository's packages linked in. */
+function project(name: string): string {
+  const folder = path.join(dir, name);
+  fs.mkdirSync(folder);
+  fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
+  return folder;
+}
+
+/** Runs a command and expects it to succeed, showing its output when it does not. */
+async function succeeds(line: string, cwd: string): Promise<Ran> {
+  const ran = await run(line.replaceAll(README_BASE, base), cwd);
+  expect({ command: ran.command, code: ran.code, output: ran.code === 0 ? '' : ran.stdout + ran.stderr })
+    .toEqual({ command: ran.command, code: 0, output: '' });
+  return ran;
+}
+
 let dir: string;
 let work: string;
 let kernel: DemoKernel;
@@ -61,11 +81,7 @@ let section: ReturnType<typeof readmeSection>;
 
 beforeAll(async () => {
   dir = tempDir('ek-clients-');
-  work = path.join(dir, 'client');
-  fs.mkdirSync(work);
-  // the client's project: ESM (top-level await), the repository's packages
-  fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'), 'dir');
+  work = project('client');
   kernel = createDemoKernel({ debug: false, sqlitePath: path.join(dir, 'demo.sqlite') });
   server = await listen(kernel);
   base = `http://${server.host}:${server.port}`;
@@ -95,11 +111,7 @@ describe('openapi-typescript and openapi-fetch on the demo, as the README says',
         expect(devDependencies).toEqual(expect.arrayContaining(install[1].split(/\s+/).filter((w) => w !== '-D')));
         continue;
       }
-      const ran = await run(line.replaceAll(README_BASE, base), work);
-      results.push(ran);
-      // each command as the user sees it fail: its output
-      expect({ command: ran.command, code: ran.code, output: ran.code === 0 ? '' : ran.stdout + ran.stderr })
-        .toEqual({ command: ran.command, code: 0, output: '' });
+      results.push(await succeeds(line, work));
     }
     expect(results.map((r) => r.command.split(' ').slice(0, 2).join(' '))).toEqual([
       'curl -s', 'npx @redocly/cli', 'npx openapi-typescript', 'npx tsc', 'npx tsx',
@@ -123,5 +135,23 @@ describe('openapi-typescript and openapi-fetch on the demo, as the README says',
     const books = await (await fetch(`${base}/api/books?title=Left%20Hand`, { headers: { Accept: 'application/json' } }))
       .json() as unknown[];
     expect(books).toEqual([]);
+  }, scaled(300_000));
+});
+
+describe('the client generator on the demo\'s Hydra documentation, as the README says', () => {
+  test('writes TypeScript interfaces for Book and Author, and a Next app for books', async () => {
+    const commands = section.blocks.find((b) => b.lang === 'sh' && b.body.includes('@api-platform/client'));
+    const lines = commands!.body.trim().split('\n').map((l) => l.trim());
+    expect(lines.map((l) => /--generator (\w+)/.exec(l)?.[1])).toEqual(['typescript', 'next']);
+    const generated = project('generated');
+    for (const line of lines) await succeeds(line, generated);
+
+    const read = (file: string): string => fs.readFileSync(path.join(generated, 'src', file), 'utf8');
+    expect(read('interfaces/book.ts')).toMatch(/export interface Book \{[^}]*\btitle: string;/);
+    expect(read('interfaces/author.ts')).toMatch(/export interface Author \{[^}]*\bname: string;/);
+    expect(read('config/entrypoint.ts')).toContain(`"${base}/api"`);
+    for (const page of ['index.tsx', 'create.tsx', '[id]/index.tsx', '[id]/edit.tsx']) {
+      expect([page, fs.existsSync(path.join(generated, 'src/pages/books', page))]).toEqual([page, true]);
+    }
   }, scaled(300_000));
 });
