@@ -14,7 +14,7 @@ import { existingSession } from '../session/previousSession';
 import { requireSession } from '../session/requireSession';
 import type { ResolvedAdminOptions } from './AdminOptions';
 import { adminResource, itemLabel, type AdminResource } from './AdminResource';
-import { AuditLog, type AuditAction, type AuditEntry } from './AuditLog';
+import { AuditLog, type AuditAction, type AuditEntry, type AuditFieldChange } from './AuditLog';
 import { translatorFor, type Translator } from './translations';
 
 declare module 'express-session' {
@@ -34,8 +34,8 @@ const FORM_LIMIT = '64kb';
 export interface AuditedChange {
   readonly action: AuditAction;
   readonly item: StoredItem;
-  /** The properties the change set (create), changed (update) or held (delete). */
-  readonly changes: readonly string[];
+  /** The properties the change set (create), changed (update) or held (delete), with their values. */
+  readonly changes: readonly AuditFieldChange[];
 }
 
 /** One select option. */
@@ -140,7 +140,8 @@ export class AdminApp {
       const { action, item, changes } = change;
       const username = req.user?.identifier ?? null;
       entry = {
-        occurredAt: new Date().toISOString(), username, action, resource: admin.shortName, itemId: item.id, changes,
+        occurredAt: new Date().toISOString(), username, action, resource: admin.shortName, itemId: item.id,
+        label: itemLabel(admin, item), changes,
       };
       await audit.record(entry, context);
       return outcome;
@@ -218,6 +219,7 @@ export class AdminApp {
       home: this.url(req),
       logout: this.url(req, 'logout'),
       nav: [...this.admins.values()].map((a) => ({ label: a.shortName, url: this.url(req, a.slug) })),
+      auditNav: this.url(req, 'audit'),
       // the forms' token (the session's); a page that gives its own (the login page) starts no session
       token: typeof context.token === 'string' ? context.token : csrfToken(req),
       flashes: this.takeFlash(req),

@@ -4,7 +4,7 @@ import { storageUnavailable, StorageUnavailableError } from '../storage/StorageU
 import { createResourceTable } from '../api/sql/migrations';
 import type { SqlDatabase } from '../api/sql/SqlState';
 import type {
-  PropertyMetadata, ResourceMetadata, StateContext, StateProcessor, StateProvider,
+  FilterCondition, PropertyMetadata, ResourceMetadata, StateContext, StateProcessor, StateProvider, StoredItem,
 } from '../api/state/types';
 
 /**
@@ -19,6 +19,20 @@ import type {
 /** What was done to an item. */
 export type AuditAction = 'create' | 'update' | 'delete';
 
+/**
+ * One property a change touched: its value before (`from`) and after (`to`), as stored (a
+ * relation's id, a date's ISO text). Values are absent for a write-only property (a password is
+ * never copied into the log) and in entries written before values were kept (names only).
+ */
+export interface AuditFieldChange {
+  /** The property's name (pages show its label). */
+  readonly field: string;
+  /** The value before: absent on create (and when not kept), null for none. */
+  readonly from?: unknown;
+  /** The value after: absent on delete (and when not kept), null for none. */
+  readonly to?: unknown;
+}
+
 /** One change made through the back office. */
 export interface AuditEntry {
   /** ISO 8601 in UTC with milliseconds. */
@@ -29,14 +43,51 @@ export interface AuditEntry {
   /** The resource's short name, e.g. `Book`. */
   readonly resource: string;
   readonly itemId: number;
-  /** The properties the change set (create), changed (update) or held (delete), by name. */
-  readonly changes: readonly string[];
+  /**
+   * How the item was named when the change was made (`Dune (#1)`): what the log shows once the
+   * item is deleted. Entries written before labels were kept have `Book #1`.
+   */
+  readonly label: string;
+  /** The properties the change set (create), changed (update) or held (delete), with their values. */
+  readonly changes: readonly AuditFieldChange[];
+}
+
+/** A kept {@link AuditEntry} with its id in the log (ids grow: a later entry has a larger one). */
+export interface StoredAuditEntry extends AuditEntry {
+  readonly id: number;
+}
+
+/** What {@link AuditLog.list} selects; every given criterion holds (AND). */
+export interface AuditCriteria {
+  /** The user's identifier, exactly. */
+  readonly username?: string;
+  /** The resource's short name. */
+  readonly resource?: string;
+  readonly action?: AuditAction;
+  /** One item's entries (with `resource`). */
+  readonly itemId?: number;
+  /** Entries made on or after this day (`YYYY-MM-DD`, UTC). */
+  readonly from?: string;
+  /** Entries made on or before this day (`YYYY-MM-DD`, UTC, the whole day). */
+  readonly to?: string;
+}
+
+/** One page of the log, newest first. */
+export interface AuditPage {
+  readonly entries: readonly StoredAuditEntry[];
+  /** Every entry matching the criteria, all pages. */
+  readonly total: number;
 }
 
 const prop = (name: string, kind: PropertyMetadata['kind'], extra: Partial<PropertyMetadata> = {}): PropertyMetadata =>
   Object.freeze({ name, kind, nullable: false, readOnly: false, writeOnly: false, ...extra });
 
-/** The audit log as a store sees it: the table `audit_log` (`changes` holds a JSON array of names). */
+/**
+ * The audit log as a store sees it: the table `audit_log`. `changes` holds JSON:
+ * `{"label": "Dune (#1)", "fields": [{"field": "title", "from": "Dune", "to": "Dune II"}]}`
+ * (entries of earlier versions: a JSON array of property names), so the table keeps the columns
+ * it was created with.
+ */
 export const AUDIT_LOG_METADATA: ResourceMetadata = Object.freeze({
   shortName: 'AdminAuditEntry',
   table: 'audit_log',
@@ -92,9 +143,10 @@ export class AuditLog {
    */
   async record(entry: AuditEntry, context?: StateContext): Promise<void> {
     let outcome;
+    const { label, changes, ...columns } = entry;
     try {
       outcome = await this.store.processor.create(
-        AUDIT_LOG_METADATA, { ...entry, changes: JSON.stringify(entry.changes) }, context,
+        AUDIT_LOG_METADATA, { ...columns, changes: JSON.stringify({ label, fields: changes }) }, context,
       );
     } catch (e) {
       // a 503 of the SQL store names the table's resource (`AdminAuditEntry`): renamed, reason kept
@@ -107,28 +159,74 @@ export class AuditLog {
 
   /**
    * The latest entries, newest first.
-   * @param limit - how many, from 1
+   * @param limit - how many, from 1 to 100
    */
-  async latest(limit: number, context?: StateContext): Promise<AuditEntry[]> {
-    const page = await this.store.provider.provideCollection(AUDIT_LOG_METADATA, {
-      conditions: [], order: [{ property: 'id', direction: 'desc' }], page: 1, itemsPerPage: limit, partial: true,
+  async latest(limit: number, context?: StateContext): Promise<StoredAuditEntry[]> {
+    return [...(await this.list({}, 1, limit, context)).entries];
+  }
+
+  /**
+   * One page of the entries matching `criteria`, newest first.
+   * @param page - from 1
+   * @param perPage - entries per page, from 1 to 100
+   * @returns the page's entries and how many match in all
+   * @throws StorageUnavailableError (503) when the store is down
+   */
+  async list(criteria: AuditCriteria, page: number, perPage: number, context?: StateContext): Promise<AuditPage> {
+    const conditions: FilterCondition[] = [];
+    const exact = (property: string, value: string | number | undefined): void => {
+      if (value !== undefined) conditions.push({ type: 'search', property, strategy: 'exact', values: [value] });
+    };
+    exact('username', criteria.username);
+    exact('resource', criteria.resource);
+    exact('action', criteria.action);
+    exact('itemId', criteria.itemId);
+    if (criteria.from !== undefined) {
+      const value = `${criteria.from}T00:00:00.000Z`;
+      conditions.push({ type: 'date', property: 'occurredAt', operator: 'after', value });
+    }
+    if (criteria.to !== undefined) {
+      const value = `${criteria.to}T23:59:59.999Z`;
+      conditions.push({ type: 'date', property: 'occurredAt', operator: 'before', value });
+    }
+    const found = await this.store.provider.provideCollection(AUDIT_LOG_METADATA, {
+      conditions, order: [{ property: 'id', direction: 'desc' }], page, itemsPerPage: perPage, partial: false,
     }, context);
-    return page.items.map(({ data }) => ({
-      occurredAt: String(data.occurredAt),
-      username: typeof data.username === 'string' ? data.username : null,
-      action: data.action as AuditAction,
-      resource: String(data.resource),
-      itemId: Number(data.itemId),
-      changes: parseNames(data.changes),
-    }));
+    return { entries: found.items.map(entryOf), total: found.totalItems ?? found.items.length };
   }
 }
 
-function parseNames(value: unknown): string[] {
+/** A stored row as an entry (either `changes` format). */
+function entryOf({ id, data }: StoredItem): StoredAuditEntry {
+  const resource = String(data.resource);
+  const itemId = Number(data.itemId);
+  const { label, fields } = parseChanges(data.changes);
+  return {
+    id,
+    occurredAt: String(data.occurredAt),
+    username: typeof data.username === 'string' ? data.username : null,
+    action: data.action as AuditAction,
+    resource,
+    itemId,
+    label: label ?? `${resource} #${itemId}`,
+    changes: fields,
+  };
+}
+
+/** The `changes` column: `{ label, fields }`, or the names of earlier versions. */
+function parseChanges(value: unknown): { label?: string; fields: AuditFieldChange[] } {
+  let parsed: unknown;
   try {
-    const names: unknown = JSON.parse(String(value));
-    return Array.isArray(names) ? names.map(String) : [];
+    parsed = JSON.parse(String(value));
   } catch {
-    return [];
+    return { fields: [] };
   }
+  if (Array.isArray(parsed)) return { fields: parsed.map((name) => ({ field: String(name) })) };
+  if (typeof parsed !== 'object' || parsed === null) return { fields: [] };
+  const { label, fields } = parsed as { label?: unknown; fields?: unknown };
+  const changes = Array.isArray(fields)
+    ? fields.filter((f): f is AuditFieldChange => typeof f === 'object' && f !== null
+      && typeof (f as { field?: unknown }).field === 'string')
+    : [];
+  return { ...(typeof label === 'string' ? { label } : {}), fields: changes };
 }

@@ -9,6 +9,8 @@ import { adminOptionsSchema, type AdminOptions, type ResolvedAdminOptions } from
 import { batchDeleteScreen, deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
 import { indexScreen } from './indexScreen';
 import { inAdminLayout } from './errorPage';
+import { auditScreen } from './history';
+import { csvExport } from './csvExport';
 import { dashboardPage, loginPage, logoutRoute, stylesheetRoute } from './pages';
 
 function resolve(given: AdminOptions): ResolvedAdminOptions {
@@ -53,10 +55,14 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
  * generated from its `defineResource` declaration, to add to the kernel's routing table. Route
  * names and paths (`<prefix>` is `/admin` by default, `<slug>` the plural in kebab case:
  * `books`, and `<s>` in snake case):
- * - `admin_dashboard` GET `<prefix>`; `admin_login` GET `<prefix>/login` (the form; the firewall's
- *   form login answers the POST); `admin_logout` POST `<prefix>/logout` (answered by the
- *   firewall's logout, declared so its URL exists); `admin_stylesheet` GET `/bundles/admin/admin.css`;
- * - per resource: `admin_<s>_index` GET `<prefix>/<slug>`, `admin_<s>_new` GET|POST
+ * - `admin_dashboard` GET `<prefix>`; `admin_audit` GET `<prefix>/audit` (the audit log, filtered
+ *   by `?user=`, `?resource=`, `?item=`, `?action=`, `?from=`, `?to=`, paginated); `admin_login`
+ *   GET `<prefix>/login` (the form; the firewall's form login answers the POST); `admin_logout`
+ *   POST `<prefix>/logout` (answered by the firewall's logout, declared so its URL exists);
+ *   `admin_stylesheet` GET `/bundles/admin/admin.css`;
+ * - per resource: `admin_<s>_index` GET `<prefix>/<slug>`, `admin_<s>_export` GET
+ *   `<prefix>/<slug>/export.csv` (the index's items, filtered and sorted as its query string
+ *   says, as a streamed CSV), `admin_<s>_new` GET|POST
  *   `<prefix>/<slug>/new`, `admin_<s>_batch_delete` POST `<prefix>/<slug>/batch-delete`,
  *   `admin_<s>_detail` GET `<prefix>/<slug>/{id}`, `admin_<s>_edit` GET|POST
  *   `<prefix>/<slug>/{id}/edit`, `admin_<s>_delete` GET|POST `<prefix>/<slug>/{id}/delete`
@@ -87,6 +93,7 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
   };
   const p = options.prefix;
   add('admin_dashboard', p, ['GET'], dashboardPage(app));
+  add('admin_audit', `${p}/audit`, ['GET'], auditScreen(app));
   add('admin_login', `${p}/login`, ['GET'], loginPage(app), {}, false);
   add('admin_logout', `${p}/logout`, ['POST'], logoutRoute(`${p}/logout`), {}, false);
   add('admin_stylesheet', options.stylesheetPath, ['GET'], stylesheetRoute(), {}, false);
@@ -95,6 +102,7 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
     const name = (action: string): string => `admin_${admin.routeSlug}_${action}`;
     const id = { requirements: { id: '\\d+' } };
     add(name('index'), base, ['GET'], indexScreen(app, admin));
+    add(name('export'), `${base}/export.csv`, ['GET'], csvExport(app, admin));
     if (admin.writable) {
       add(name('new'), `${base}/new`, ['GET', 'POST'], newScreen(app, admin));
       add(name('batch_delete'), `${base}/batch-delete`, ['POST'], batchDeleteScreen(app, admin));

@@ -1,5 +1,6 @@
 import type { StoredItem } from '../api/state/types';
 import type { AdminField, AdminResource } from './AdminResource';
+import type { AuditFieldChange } from './AuditLog';
 
 /**
  * From an HTML form's fields (`application/x-www-form-urlencoded`, every value a string, a
@@ -93,13 +94,25 @@ export function itemValues(admin: AdminResource, item: StoredItem | null): Recor
   return values;
 }
 
-/** The properties whose stored value differs between two versions (every non-null one on create). */
-export function changedFields(
-  admin: AdminResource, before: Readonly<Record<string, unknown>> | null, after: Readonly<Record<string, unknown>>,
-): string[] {
-  return admin.fields.filter((f) => {
+/**
+ * What a change did to each property, for the audit log: on create (`before` null) every non-null
+ * value (`to`), on update the values that differ (`from`, `to`), on delete (`after` null) every
+ * non-null value (`from`). A write-only property is named without its values (never logged).
+ */
+export function fieldChanges(
+  admin: AdminResource, before: Readonly<Record<string, unknown>> | null,
+  after: Readonly<Record<string, unknown>> | null,
+): AuditFieldChange[] {
+  const changes: AuditFieldChange[] = [];
+  for (const f of admin.fields) {
     const a = before === null ? null : before[f.name] ?? null;
-    const b = after[f.name] ?? null;
-    return before === null ? b !== null : JSON.stringify(a) !== JSON.stringify(b);
-  }).map((f) => f.name);
+    const b = after === null ? null : after[f.name] ?? null;
+    const changed = before === null ? b !== null
+      : after === null ? a !== null : JSON.stringify(a) !== JSON.stringify(b);
+    if (!changed) continue;
+    changes.push(f.writeOnly ? { field: f.name } : {
+      field: f.name, ...(before === null ? {} : { from: a }), ...(after === null ? {} : { to: b }),
+    });
+  }
+  return changes;
 }

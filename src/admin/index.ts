@@ -9,6 +9,8 @@ export { AdminError } from './AdminError';
 export { adminOptionsSchema } from './AdminOptions';
 export type { AdminOptions } from './AdminOptions';
 export { AUDIT_LOG_METADATA, AuditLog, auditLogMigration } from './AuditLog';
-export type { AuditAction, AuditEntry, AuditStore } from './AuditLog';
+export type {
+  AuditAction, AuditCriteria, AuditEntry, AuditFieldChange, AuditPage, AuditStore, StoredAuditEntry,
+} from './AuditLog';
 export { CATALOGS, EN, FR, translatorFor } from './translations';
 export type { Catalog, MessageKey, Translator } from './translations';

@@ -45,7 +45,8 @@ function queryOf(pairs: readonly QueryPair[], changes: Readonly<Record<string, s
   return encoded.length === 0 ? '' : `?${encoded.join('&')}`;
 }
 
-interface IndexQuery {
+/** The index's query string, read: what the list shows (and the CSV export writes). */
+export interface IndexQuery {
   readonly pairs: readonly QueryPair[];
   readonly page: number;
   readonly sort?: string;
@@ -54,8 +55,12 @@ interface IndexQuery {
   readonly conditions: readonly FilterCondition[];
 }
 
-/** Reads the index's query string. @throws InvalidQueryError (400) naming the bad parameter */
-function readQuery(app: AdminApp, admin: AdminResource, raw: string): IndexQuery {
+/**
+ * Reads the index's query string (the CSV export reads the same).
+ * @param raw - the query string, without `?`
+ * @throws InvalidQueryError (400) naming the bad parameter
+ */
+export function readQuery(app: AdminApp, admin: AdminResource, raw: string): IndexQuery {
   const pairs = parseQueryString(raw);
   const pageText = single(pairs, 'page') ?? '1';
   if (!/^\d{1,6}$/.test(pageText) || Number(pageText) < 1) {
@@ -213,6 +218,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       searchFields: admin.textFields.join(', '),
       filters: await filterControls(app, req, admin, q.pairs, t),
       here,
+      exportUrl: app.url(req, admin.slug, 'export.csv') + queryOf(q.pairs, { page: undefined }),
       newUrl: admin.writable ? app.url(req, admin.slug, 'new') : undefined,
       batchUrl: admin.writable ? app.url(req, admin.slug, 'batch-delete') : undefined,
     });

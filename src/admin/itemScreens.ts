@@ -2,10 +2,11 @@ import type { Request, Response } from 'express';
 import { isValidationError, ItemNotFoundError, type Violation } from '../api/http/ApiErrors';
 import type { StoredItem } from '../api/state/types';
 import { invalidRelation, toStoredData } from '../api/write/inputData';
-import type { AdminApp, Choice } from './AdminApp';
+import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';
-import { changedFields, formObject, itemValues, submittedValues, type FormValue } from './formData';
+import { itemHistory } from './history';
+import { fieldChanges, formObject, itemValues, submittedValues, type FormValue } from './formData';
 import { isAuditFailure } from './AuditLog';
 import { unexpectedOutcome } from './AdminError';
 import { requestLog } from '../profiler/requestLogger';
@@ -111,7 +112,18 @@ function validate(
   }
 }
 
-/** `GET /admin/{slug}/{id}`. @throws ItemNotFoundError 404 */
+/** The audit log's record of an item's delete: its last values. */
+function deletion(admin: AdminResource, item: StoredItem): AuditedChange {
+  return { action: 'delete', item, changes: fieldChanges(admin, item.data, null) };
+}
+
+/** Entries of an item's history on its detail page (the rest: the audit page, linked). */
+const ITEM_HISTORY = 5;
+
+/**
+ * `GET /admin/{slug}/{id}`: the item's fields and its latest changes (old → new), with a link to
+ * its whole history on the audit page. @throws ItemNotFoundError 404
+ */
 export function detailScreen(app: AdminApp, admin: AdminResource) {
   return async function adminDetail(req: Request, res: Response): Promise<void> {
     const { t } = app.translator(req);
@@ -125,6 +137,7 @@ export function detailScreen(app: AdminApp, admin: AdminResource) {
       admin,
       pageTitle: itemLabel(admin, item),
       rows: detailRows(admin, item, t, labels, relatedUrl),
+      history: await itemHistory(app, req, admin, item.id, ITEM_HISTORY, t),
       index: app.url(req, admin.slug),
       edit: admin.writable ? app.url(req, admin.slug, item.id, 'edit') : undefined,
       remove: admin.writable ? app.url(req, admin.slug, item.id, 'delete') : undefined,
@@ -148,7 +161,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
       outcome = await app.change(req, admin,
         (processor) => processor.create(metadata, checked.data, app.stateContext(req)),
         (o) => (o.status === 'ok'
-          ? { action: 'create', item: o.item, changes: changedFields(admin, null, o.item.data) } : undefined));
+          ? { action: 'create', item: o.item, changes: fieldChanges(admin, null, o.item.data) } : undefined));
     } catch (e) {
       if (!isAuditFailure(e)) throw e;
       return auditFailed(app, req, e,
@@ -192,7 +205,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
       outcome = await app.change(req, admin,
         (processor) => processor.replace(metadata, item.id, checked.data, version, app.stateContext(req)),
         (o) => (o.status === 'ok'
-          ? { action: 'update', item: o.item, changes: changedFields(admin, item.data, o.item.data) } : undefined));
+          ? { action: 'update', item: o.item, changes: fieldChanges(admin, item.data, o.item.data) } : undefined));
     } catch (e) {
       if (!isAuditFailure(e)) throw e;
       return auditFailed(app, req, e,
@@ -235,7 +248,7 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
     try {
       outcome = await app.change(req, admin,
         (processor) => processor.remove(metadata, item.id, formVersion(body), app.stateContext(req)),
-        (o) => (o.status === 'ok' ? { action: 'delete', item, changes: [] } : undefined));
+        (o) => (o.status === 'ok' ? deletion(admin, item) : undefined));
     } catch (e) {
       if (!isAuditFailure(e)) throw e;
       return auditFailed(app, req, e, (problem) => page(503, problem, formVersion(body)));
@@ -274,7 +287,7 @@ export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
       try {
         outcome = await app.change(req, admin,
           (processor) => processor.remove(metadata, id, item.version, app.stateContext(req)),
-          (o) => (o.status === 'ok' ? { action: 'delete', item, changes: [] } : undefined));
+          (o) => (o.status === 'ok' ? deletion(admin, item) : undefined));
       } catch (e) {
         if (!isAuditFailure(e)) throw e;
         logAuditFailure(req, e);

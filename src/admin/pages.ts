@@ -10,6 +10,7 @@ import { loginCsrfToken } from '../security/loginCsrf';
 import { isLocalPath } from '../security/localPath';
 import type { AdminApp } from './AdminApp';
 import { logoutNotConfigured } from './AdminError';
+import { historyRows } from './history';
 import type { Translator } from './translations';
 
 /**
@@ -18,7 +19,10 @@ import type { Translator } from './translations';
  * @module
  */
 
-/** `GET /admin`: each resource with its count and a link, and the latest changes of the audit log. */
+/**
+ * `GET /admin`: each resource with its count and a link, and the latest changes of the audit log
+ * (old → new values, deleted items by their last label and without a link), with a link to the log.
+ */
 export function dashboardPage(app: AdminApp) {
   return async function adminDashboard(req: Request, res: Response): Promise<void> {
     const { t } = app.translator(req);
@@ -29,16 +33,11 @@ export function dashboardPage(app: AdminApp) {
       }, app.stateContext(req));
       resources.push({ label: admin.shortName, count: page.totalItems ?? 0, url: app.url(req, admin.slug) });
     }
-    const entries = (await app.audit.latest(app.options.latestChanges, app.stateContext(req))).map((e) => {
-      const admin = app.admins.get(e.resource);
-      return {
-        ...e,
-        actionLabel: t(`audit.${e.action}`),
-        item: `${e.resource} #${e.itemId}`,
-        url: admin !== undefined && e.action !== 'delete' ? app.url(req, admin.slug, e.itemId) : undefined,
-      };
+    const latest = await app.audit.latest(app.options.latestChanges, app.stateContext(req));
+    const entries = await historyRows(app, req, latest, t);
+    app.render(req, res, 200, 'dashboard.html.njk', {
+      pageTitle: t('dashboard.title'), resources, entries, auditUrl: app.url(req, 'audit'),
     });
-    app.render(req, res, 200, 'dashboard.html.njk', { pageTitle: t('dashboard.title'), resources, entries });
   };
 }
 

@@ -43,10 +43,12 @@ describe('adminRoutes(options)', () => {
     const routes = adminRoutes({ resources: [article] });
     expect(routes.all().map(([name, route]) => `${name} ${route.methods.join("|")} ${route.path}`)).toEqual([
       'admin_dashboard GET /admin',
+      'admin_audit GET /admin/audit',
       'admin_login GET /admin/login',
       'admin_logout POST /admin/logout',
       'admin_stylesheet GET /bundles/admin/admin.css',
       'admin_articles_index GET /admin/articles',
+      'admin_articles_export GET /admin/articles/export.csv',
       'admin_articles_new GET|POST /admin/articles/new',
       'admin_articles_batch_delete POST /admin/articles/batch-delete',
       'admin_articles_detail GET /admin/articles/{id}',

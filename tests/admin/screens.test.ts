@@ -196,8 +196,9 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       expect(res.headers.location).toBe('/admin/books/2');
       expect(await book(2)).toMatchObject({ title: 'Hyperion (new)', price: null, featured: false });
       const dashboard = await admin.get('/admin').expect(200);
-      expect(rowsOf(dashboard.text)[0].slice(1)).toEqual(['admin', 'updated', 'Book #2', expect.stringMatching(/title/)]);
-      expect(rowsOf(dashboard.text)[0][4]).not.toContain('author');
+      // the item by its label, each changed field by its label with the old and new values
+      expect(rowsOf(dashboard.text)[0].slice(1)).toEqual(['admin', 'updated', 'Hyperion (new) (#2)',
+        'Title: Hyperion → Hyperion (new)Isbn: 9780553283686 → —Price: 8.99 → —']);
     });
 
     test('a stale edit (an older _version) is a 409 with a conflict message and overwrites nothing', async () => {
@@ -279,16 +280,18 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const record = logger.records.find((r) => r.msg.startsWith('admin:'));
       expect(record?.msg).toBe('admin: Author 4 created by admin');
       expect(record?.context.audit).toMatchObject({
-        username: 'admin', action: 'create', resource: 'Author', itemId: 4, changes: ['name', 'birthDate'],
+        username: 'admin', action: 'create', resource: 'Author', itemId: 4, label: 'Ursula K. Le Guin (#4)',
+        changes: [{ field: 'name', to: 'Ursula K. Le Guin' }, { field: 'birthDate', to: '1929-10-21' }],
       });
       await admin.post('/admin/authors/4/edit').type('form').send({ _token, _version: '1', name: 'Ursula Le Guin' })
         .expect(303);
       await admin.post('/admin/authors/4/delete').type('form').send({ _token, _version: '2' }).expect(303);
       const dashboard = await admin.get('/admin').expect(200);
       expect(rowsOf(dashboard.text).map((r) => r.slice(1))).toEqual([
-        ['admin', 'deleted', 'Author #4', ''],
-        ['admin', 'updated', 'Author #4', 'name, birthDate'],
-        ['admin', 'created', 'Author #4', 'name, birthDate'],
+        // gone: its last label, no link
+        ['admin', 'deleted', 'Ursula Le Guin (#4)', 'Name: Ursula Le Guin'],
+        ['admin', 'updated', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le Guin → Ursula Le GuinBirth date: 1929-10-21 → —'],
+        ['admin', 'created', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le GuinBirth date: 1929-10-21'],
       ]);
       if (demo.sql !== undefined) {
         const rows = await demo.sql.db.selectFrom('audit_log').selectAll().orderBy('id').execute();

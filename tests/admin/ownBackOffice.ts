@@ -1,0 +1,149 @@
+/**
+ * A back office of the tests' own (not the demo's): `Writer` and `Novel` (a novel's writer is a
+ * relation), with a write-only `passphrase`, in a kernel of its own with a form login for two
+ * administrators (`alice`, `bob`), on a MemoryState, a SQLite file or a PostgreSQL database; and
+ * the readers of its pages with a real HTML parser (cheerio, parse5 underneath). Not a test file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as cheerio from 'cheerio';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { z } from 'zod';
+import { adminRoutes, auditLogMigration } from '../../src/admin';
+import {
+  defineResource, MemoryState, RangeFilter, readOnly, relation, SearchFilter, text, writeOnly, type Resource,
+  type StateProcessor, type StateProvider,
+} from '../../src/api';
+import { createSqlState, resourceTablesMigration, type SqlStore } from '../../src/api/sql';
+import { createKernel, type Kernel } from '../../src/kernel/createKernel';
+import { FormLoginAuthenticator } from '../../src/security/FormLoginAuthenticator';
+import { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';
+
+/** The store of one back office, and how to close it. */
+export interface OwnStore {
+  readonly provider: StateProvider;
+  readonly processor: StateProcessor;
+  /** The SQL store, when it is one. */
+  readonly sql?: SqlStore;
+  close(): Promise<void>;
+}
+
+/** A MemoryState. */
+export async function memoryStore(): Promise<OwnStore> {
+  const state = new MemoryState();
+  return { provider: state, processor: state, close: async () => undefined };
+}
+
+/** A SQL store (an SQLite file in a temporary folder, or the given PostgreSQL URL), migrated. */
+export async function sqlStore(postgresUrl?: string): Promise<OwnStore> {
+  const dir = postgresUrl === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'ek-own-admin-')) : undefined;
+  const store = createSqlState(postgresUrl !== undefined ? { url: postgresUrl } : {
+    sqlitePath: path.join(dir!, 'own.sqlite'),
+  });
+  const { writer, novel } = resources(store.provider, store.processor);
+  await store.migrate({
+    '0001-tables': resourceTablesMigration([writer.metadata, novel.metadata]),
+    '0002-audit-log': auditLogMigration(),
+  });
+  return {
+    provider: store.provider, processor: store.processor, sql: store,
+    close: async () => {
+      await store.close();
+      if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The tests' resources on a store. */
+export function resources(provider: StateProvider, processor: StateProcessor): { writer: Resource; novel: Resource } {
+  const writer = defineResource({
+    shortName: 'Writer',
+    schema: z.object({
+      id: readOnly(z.int()),
+      fullName: z.string().min(1),
+      bornOn: z.iso.date().nullable().optional(),
+      passphrase: writeOnly(z.string()).nullable().optional(),
+    }),
+    provider, processor,
+  });
+  const novel = defineResource({
+    shortName: 'Novel',
+    schema: z.object({
+      id: readOnly(z.int()),
+      title: z.string().min(1),
+      pageCount: z.int().min(1).nullable().optional(),
+      blurb: text(z.string()).nullable().optional(),
+      writer: relation('Writer').nullable().optional(),
+    }),
+    filters: [SearchFilter({ writer: 'exact' }), RangeFilter(['pageCount'])],
+    provider, processor,
+  });
+  return { writer, novel };
+}
+
+/** A kernel with the back office of {@link resources} on `store`, `alice` and `bob` its administrators. */
+export function ownKernel(store: OwnStore, options: { itemsPerPage?: number } = {}): {
+  kernel: Kernel; writer: Resource; novel: Resource;
+} {
+  const { writer, novel } = resources(store.provider, store.processor);
+  const users = new InMemoryUserProvider({
+    users: {
+      alice: { password: 'alice', roles: ['ROLE_ADMIN'] },
+      bob: { password: 'bob', roles: ['ROLE_ADMIN'] },
+    },
+  });
+  const kernel = createKernel({
+    routes: adminRoutes({ resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20 }),
+    debug: false, environment: 'test', secret: 'a test secret of at least thirty-two characters',
+    session: { store: 'memory' },
+    security: {
+      firewalls: [{
+        name: 'admin', pattern: '^/admin', provider: users,
+        authenticators: [new FormLoginAuthenticator({ loginPath: '/admin/login', defaultTargetPath: '/admin' })],
+        logout: { path: '/admin/logout', target: '/admin/login', csrfParameter: '_token' },
+      }],
+      accessControl: [{ path: '^/admin/login$', roles: ['PUBLIC_ACCESS'] }, { path: '^/admin', roles: ['ROLE_USER'] }],
+      roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
+    },
+  });
+  return { kernel, writer, novel };
+}
+
+/** A client signed in through the login form as `user` (its password is its name). */
+export async function signedIn(kernel: Kernel, user: string): Promise<TestAgent> {
+  const agent = request.agent(kernel);
+  const page = await agent.get('/admin/login').expect(200);
+  const csrf = cheerio.load(page.text)('input[name="_csrf_token"]').val();
+  await agent.post('/admin/login').type('form').send({ _username: user, _password: user, _csrf_token: csrf })
+    .expect(302);
+  return agent;
+}
+
+/** A page, parsed. */
+export function parse(html: string): cheerio.CheerioAPI {
+  return cheerio.load(html);
+}
+
+/** The forms' `_token` of a page. */
+export function formToken(html: string): string {
+  const token = parse(html)('input[name="_token"]').first().val();
+  if (typeof token !== 'string') throw new Error('no _token field on the page');
+  return token;
+}
+
+/** The text of a node, whitespace collapsed. */
+export function textOf(node: cheerio.Cheerio<never> | cheerio.Cheerio<import('domhandler').AnyNode>): string {
+  return node.text().replace(/\s+/g, ' ').trim();
+}
+
+/** A table's body rows as the text of their cells, under `selector` (e.g. `table.history`). */
+export function tableRows($: cheerio.CheerioAPI, selector: string): string[][] {
+  return $(`${selector} tbody tr`).toArray().map((tr) => $(tr).find('td').toArray().map((td) => textOf($(td))));
+}
+
+/** The flash messages of a page. */
+export function flashes($: cheerio.CheerioAPI): string[] {
+  return $('.flashes .flash').toArray().map((p) => textOf($(p)));
+}
