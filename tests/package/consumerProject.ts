@@ -90,7 +90,30 @@ export function installConsumer(dir: string, tarball: string, extra: readonly st
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.join(REPO_MODULES, name), link, 'dir');
   }
+  linkBins(modules, ['express-kernel', ...extra]);
   const manifest = { name: 'consumer', version: '1.0.0', private: true };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest) + '\n');
   return linked;
+}
+
+/**
+ * Links the commands of `packages` into `node_modules/.bin`, as npm does for the packages a
+ * project installs, so `npx express-kernel`, `npx tsx` or `npx jest` run the local copy.
+ */
+function linkBins(modules: string, packages: readonly string[]): void {
+  const bins = path.join(modules, '.bin');
+  fs.mkdirSync(bins, { recursive: true });
+  for (const name of packages) {
+    const dir = path.join(modules, name);
+    const { bin } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      bin?: string | Record<string, string>;
+    };
+    const commands = typeof bin === 'string' ? { [name.replace(/^@[^/]+\//, '')]: bin } : bin ?? {};
+    for (const [command, file] of Object.entries(commands)) {
+      const link = path.join(bins, command);
+      if (!fs.existsSync(link)) fs.symlinkSync(path.join(dir, file), link);
+      const target = path.join(dir, file);
+      if ((fs.statSync(target).mode & 0o111) === 0) fs.chmodSync(target, 0o755);
+    }
+  }
 }

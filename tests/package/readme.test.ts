@@ -1,0 +1,108 @@
+/**
+ * The README, executed (issue 29): every block it marks with `<!-- readme-test: … -->` (see
+ * ./readmeBlocks.ts) runs against the packed tarball, installed in a fresh consumer project with
+ * the packages the README's own `npm install` lines name, so a README that drifts from the code
+ * fails here. Each group (`five-minutes`, …) gets its folder in that project; its servers listen
+ * on a free port in place of the README's 8000, on 127.0.0.1.
+ *
+ * No network: the project is laid out from this repository's node_modules (./consumerProject.ts).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cleanEnv, freePort, killIfRunning, startProcess, type ServerProcess } from '../service/serverProcess';
+import { scaled } from '../helpers/timeScale';
+import { installConsumer, packInto, REPO } from './consumerProject';
+import { consoleSteps, installedPackages, missingLine, readmeBlocks, type ReadmeBlock } from './readmeBlocks';
+
+const blocks = readmeBlocks(fs.readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+const groups = [...new Set(blocks.map((b) => b.group))];
+const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+
+let tmp = '';
+let project = '';
+
+/** Runs a shell command in `cwd` and resolves with what it printed (stdout and stderr), whatever its exit code. */
+function shell(command: string, cwd: string, timeoutMs: number): Promise<string> {
+  const env = cleanEnv({ PATH: `${path.join(project, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' });
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', `${command} 2>&1`], { cwd, env, timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 << 20 },
+      (_err, stdout) => resolve(stdout));
+  });
+}
+
+const atPort = (text: string, port: number): string => text.replace(/\b8000\b/g, String(port));
+
+beforeAll(() => {
+  for (const f of ['dist/index.js', 'dist/api/index.js', 'dist/cli/main.js']) {
+    if (!fs.existsSync(path.join(REPO, f))) throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+  }
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-readme-'));
+  const { tarball } = packInto(tmp);
+  project = path.join(tmp, 'consumer');
+  const wanted = blocks.filter((b) => b.kind === 'install').map((b) => installedPackages(b.body));
+  const extra = [...new Set(wanted.flatMap((w) => [...w.dependencies, ...w.dev]))].filter((p) => p !== 'express-kernel');
+  installConsumer(project, tarball, extra);
+}, scaled(2 * 60_000));
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the README marks its runnable blocks: an install line, a program and a console session at least', () => {
+  expect(blocks.map((b) => `${b.kind} ${b.group}`)).toEqual(expect.arrayContaining([
+    'install five-minutes', 'serve five-minutes', 'console five-minutes',
+  ]));
+  for (const block of blocks.filter((b) => b.kind === 'console')) expect(consoleSteps(block.body).length).toBeGreaterThan(0);
+});
+
+describe.each(groups)('README group "%s"', (group) => {
+  const own = blocks.filter((b) => b.group === group);
+  const dir = (): string => path.join(project, group);
+  let port = 0;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    port = await freePort();
+    fs.mkdirSync(dir(), { recursive: true });
+    for (const b of own.filter((x): x is ReadmeBlock & { file: string } => x.file !== undefined)) {
+      fs.writeFileSync(path.join(dir(), b.file), atPort(b.body, port));
+    }
+    const serve = own.find((b) => b.kind === 'serve');
+    if (serve !== undefined) {
+      // `npx tsx app.ts` as one process (tsx's own command forks a second one, which a kill misses)
+      server = await startProcess({
+        command: process.execPath, args: ['--import', 'tsx', serve.file!], cwd: dir(),
+        env: cleanEnv(), ready: /listening on/i, timeoutMs: 60_000,
+      });
+    }
+  }, scaled(2 * 60_000));
+
+  afterAll(() => { killIfRunning(server); });
+
+  const steps = own.filter((b) => b.kind === 'console')
+    .flatMap((b) => consoleSteps(b.body).map((s) => ({ ...s, line: b.line })));
+  if (steps.length === 0) return;
+  test.each(steps)('$ $command', async ({ command, expected, line }) => {
+    const output = await shell(atPort(command, port), dir(), scaled(60_000));
+    const missing = missingLine(expected.map((e) => atPort(e, port)), output);
+    if (missing !== undefined) {
+      throw new Error(`README block at line ${line}: "${command}" did not print\n  ${missing}\nIt printed:\n${output}`);
+    }
+  }, scaled(90_000));
+});
+
+test("the README's TypeScript files type-check in a strict project (skipLibCheck: false)", async () => {
+  const files = blocks.filter((b) => b.file?.endsWith('.ts')).map((b) => path.join(b.group, b.file!));
+  const tsconfig = {
+    compilerOptions: {
+      module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022', strict: true, skipLibCheck: false,
+      esModuleInterop: true, noEmit: true, types: ['node', 'jest'],
+    },
+    files,
+  };
+  fs.writeFileSync(path.join(project, 'tsconfig.readme.json'), JSON.stringify(tsconfig, null, 2));
+  const output = await shell(`node ${TSC} -p tsconfig.readme.json --pretty false; echo "exit $?"`, project, scaled(3 * 60_000));
+  expect(output).toBe('exit 0\n');
+}, scaled(4 * 60_000));
