@@ -18,6 +18,7 @@ import { DatabaseCollector } from '../profiler/collectors/DatabaseCollector';
 import { ApiCollector } from '../api/profiler/ApiCollector';
 import { createDemoResources, type DemoStore } from './resources';
 import { createDemoRoutes } from './routes';
+import { VarnishXKeyPurger } from '../api/httpCache/VarnishXKeyPurger';
 import { seedDemoData } from './seed';
 
 /** The demo's documented development defaults. Override them with the environment in production. */
@@ -88,7 +89,16 @@ export interface DemoKernelOptions {
   store?: DemoStore;
   /** Origins allowed by CORS on `^/api` (strings or anchored regexes). @default DEMO_DEFAULTS.corsOrigins */
   corsOrigins?: Array<string | RegExp>;
+  /**
+   * Varnish servers in front of the demo (`VARNISH_URLS`, with docs/varnish/xkey.vcl): the API's
+   * GETs get {@link DEMO_SHARED_CACHE_HEADERS} and each write purges what it changed there
+   * (`VarnishXKeyPurger`). @default none: API Platform's `no-cache, private`, no purge
+   */
+  varnishUrls?: string[];
 }
+
+/** The API's `cacheHeaders` behind Varnish: browsers revalidate, Varnish keeps a GET an hour (purged on writes). */
+export const DEMO_SHARED_CACHE_HEADERS = Object.freeze({ max_age: 0, shared_max_age: 3600, public: true });
 
 /** A MemoryState with the demo's seed (the SQL store's seed migration inserts the same rows). */
 function memoryStore(): DemoStore {
@@ -155,7 +165,9 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
       user: { password: options.userPassword ?? DEMO_DEFAULTS.userPassword, roles: ['ROLE_USER'] },
     },
   });
-  const routes = createDemoRoutes(resources);
+  const routes = createDemoRoutes(resources, options.varnishUrls === undefined ? {} : {
+    cacheHeaders: DEMO_SHARED_CACHE_HEADERS, purger: new VarnishXKeyPurger({ urls: options.varnishUrls }),
+  });
   options.extendRoutes?.(routes);
   const kernel = createKernel({
     routes,

@@ -27,6 +27,11 @@ export interface DemoEnv {
    * with APP_ENV=prod, 32 characters or more and not the demo's.
    */
   readonly apiToken: string | undefined;
+  /**
+   * `VARNISH_URLS`: the Varnish servers in front of the demo (http(s) URLs, comma-separated),
+   * which the API purges after each write (README: "HTTP cache").
+   */
+  readonly varnishUrls: string[] | undefined;
 }
 
 /** A start-up refusal: `Invalid environment variable "<NAME>": <why>`. */
@@ -109,6 +114,12 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
     throw new EnvError('API_TOKEN', 'set a token of at least 32 characters (not the demo\'s) when APP_ENV=prod, '
       + 'or leave it unset to turn bearer tokens off.');
   }
+  const varnishUrls = list(env.VARNISH_URLS);
+  for (const url of varnishUrls ?? []) {
+    if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(url)) {
+      throw new EnvError('VARNISH_URLS', `expected http(s) URLs of Varnish servers, e.g. http://127.0.0.1:6081, got "${url}".`);
+    }
+  }
   return Object.freeze({
     appEnv: appEnv as DemoEnv['appEnv'],
     debug: debugText === '1' || debugText === 'true',
@@ -118,5 +129,6 @@ export function readDemoEnv(env: NodeJS.ProcessEnv): DemoEnv {
     profilerAllowedIps: addresses(env, 'PROFILER_ALLOWED_IPS'),
     redisUrl,
     apiToken,
+    varnishUrls,
   });
 }

@@ -5,6 +5,7 @@ import { Route } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import { apiRoutes } from '../api/http/apiRoutes';
+import type { ApiOptions } from '../api/http/ApiOptions';
 import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
@@ -58,14 +59,17 @@ export const DEMO_ROUTES_FILE = path.join(__dirname, '..', '..', 'config', 'rout
  * (`framework.router.utf8: true`).
  * @param resources - the API resources; default: the demo's, on an in-memory store holding the
  *   demo's seed (`./seed`; what `debug:router` and unit tests need)
+ * @param httpCache - the API's `cacheHeaders` and `purger` (the demo behind Varnish); default: none
  * @returns a new collection
  * @throws RouteLoaderError when `config/routes.yaml` is missing or wrong
  */
-export function createDemoRoutes(resources: readonly Resource[] = memoryResources()): RouteCollection {
+export function createDemoRoutes(
+  resources: readonly Resource[] = memoryResources(), httpCache: Pick<ApiOptions, 'cacheHeaders' | 'purger'> = {},
+): RouteCollection {
   const pages = loadRoutes(DEMO_ROUTES_FILE, DEMO_CONTROLLERS, { utf8: true });
   const title = 'express-kernel demo';
   const api = apiRoutes({
-    resources, title, stateContext: queryLogFor,
+    resources, title, stateContext: queryLogFor, ...httpCache,
     docs: {
       description: 'Books and their authors. Reads are anonymous; writes need ROLE_USER (HTTP Basic: user/user '
         + 'in development), deleting and featuring a book ROLE_ADMIN (admin/admin).',

@@ -32,6 +32,8 @@ import { GracefulShutdown, parseShutdownTimeout } from '../http/gracefulShutdown
  * - `PROFILER_SQLITE`: the profile store's SQLite file (default var/profiler.sqlite; Redis when
  *   REDIS_URL is set); `PROFILER_DANGEROUSLY_ALLOW_IN_PROD=1` lets the profiler run with APP_ENV=prod.
  * - `SHUTDOWN_TIMEOUT_MS`: the grace period of a shutdown (default 10000).
+ * - `VARNISH_URLS`: Varnish servers in front of the demo (comma-separated): the API's GETs become
+ *   cacheable by them (`DEMO_SHARED_CACHE_HEADERS`) and each write purges what it changed.
  * SIGTERM and SIGINT drain the server (see GracefulShutdown): requests already received are
  * answered with `Connection: close`; exit code 0, or 1 when the grace period was over and
  * requests were cut. `/healthz` and `/readyz` (503 while draining) answer outside the kernel.
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       logger,
       sqlitePath,
       redis,
+      ...(demoEnv.varnishUrls !== undefined ? { varnishUrls: demoEnv.varnishUrls } : {}),
       secret: demoEnv.secret,
       adminPassword: env.ADMIN_PASSWORD,
       userPassword: env.USER_PASSWORD,

@@ -53,6 +53,13 @@ describe('readDemoEnv(env)', () => {
     const run = () => readDemoEnv({ REDIS_URL: 'http://user:hunter2-pw@cache:6379' });
     expect(run).toThrow('Invalid environment variable "REDIS_URL": expected a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379, got "http://user:******@cache:6379".');
   });
+
+  test('VARNISH_URLS is a comma-separated list of http(s) URLs (the Varnish servers the API purges)', () => {
+    expect(readDemoEnv({ VARNISH_URLS: 'http://127.0.0.1:6081, http://varnish-b' }).varnishUrls)
+      .toEqual(['http://127.0.0.1:6081', 'http://varnish-b']);
+    expect(readDemoEnv({}).varnishUrls).toBeUndefined();
+    expect(() => readDemoEnv({ VARNISH_URLS: 'varnish:6081' })).toThrow('Invalid environment variable "VARNISH_URLS": expected http(s) URLs of Varnish servers, e.g. http://127.0.0.1:6081, got "varnish:6081".');
+  });
 });
 
 describe('node dist/demo/server.js refuses a bad environment', () => {

@@ -1,17 +1,17 @@
 /**
  * A throwaway Varnish for a test file: Debian's `varnishd` in the foreground, its working folder
- * in a temporary directory, listening on a free port of 127.0.0.1 in front of a backend on
- * 127.0.0.1, with the repository's VCL (docs/varnish/xkey.vcl: caches by Cache-Control, purges
- * by vmod xkey, says `X-Cache: HIT` or `MISS`). Suites check for it first with
- * `describeWith('varnishd')`. Not a test file itself.
+ * in the run's temporary folder (tests/helpers/tempDir.ts), listening on a free port of 127.0.0.1
+ * in front of a backend on 127.0.0.1, with the repository's VCL (docs/varnish/xkey.vcl: caches by
+ * Cache-Control, purges by vmod xkey, says `X-Cache: HIT` or `MISS`). Suites check for it first
+ * with `describeWith('varnishd')`. Not a test file itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort';
 import { missingMessage, programPath } from './requirements';
+import { tempDir } from './tempDir';
 import { scaled } from './timeScale';
 
 /** The VCL the README documents. */
@@ -43,7 +43,7 @@ async function connects(port: number): Promise<boolean> {
 export async function startVarnish(backendPort: number): Promise<TestVarnish> {
   const binary = programPath('varnishd');
   if (binary === undefined) throw new Error(missingMessage('varnishd'));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-varnish-'));
+  const dir = tempDir('ek-varnish-');
   const vcl = path.join(dir, 'test.vcl');
   fs.writeFileSync(vcl, fs.readFileSync(XKEY_VCL, 'utf8')
     .replace('.port = "8000";', `.port = "${backendPort}";`));

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
-import { requestLog } from '../../profiler/requestLogger';
+import type { Logger } from 'pino';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import type { StoredItem } from '../state/types';
@@ -104,7 +104,7 @@ export class HttpCache {
     try {
       await this.purger.purge(iris);
     } catch (error) {
-      const log = requestLog(req);
+      const log = (req as { log?: Logger }).log; // the profiler's or pino-http's (profiler/requestLogger.ts)
       const message = 'http cache: purge failed; the cache may serve stale responses';
       if (log !== undefined) log.error({ err: error, iris }, message);
       else process.emitWarning(`http cache: purge of ${iris.join(' ')} failed: ${(error as Error).message}`);
