@@ -3,7 +3,7 @@
  * ./readmeBlocks.ts) runs against the packed tarball, installed in a fresh consumer project with
  * the packages the README's own `npm install` lines name, so a README that drifts from the code
  * fails here. Each group (`five-minutes`, …) gets its folder in that project; its servers listen
- * on a free port in place of the README's 8000, on 127.0.0.1.
+ * on free ports in place of the README's 8000, 8001…, on 127.0.0.1.
  *
  * No network: the project is laid out from this repository's node_modules (./consumerProject.ts).
  */
@@ -32,7 +32,9 @@ function shell(command: string, cwd: string, timeoutMs: number): Promise<string>
   });
 }
 
-const atPort = (text: string, port: number): string => text.replace(/\b8000\b/g, String(port));
+/** The README's ports (8000, 8001…) replaced by the group's free ones. */
+const atPort = (text: string, ports: readonly number[]): string =>
+  text.replace(/\b800(\d)\b/g, (_, i: string) => String(ports[Number(i)]));
 
 beforeAll(() => {
   for (const f of ['dist/index.js', 'dist/api/index.js', 'dist/cli/main.js']) {
@@ -60,14 +62,17 @@ test('the README marks its runnable blocks: an install line, a program and a con
 describe.each(groups)('README group "%s"', (group) => {
   const own = blocks.filter((b) => b.group === group);
   const dir = (): string => path.join(project, group);
-  let port = 0;
+  const ports: number[] = [];
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
-    port = await freePort();
+    while (ports.length < 10) {
+      const port = await freePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
     fs.mkdirSync(dir(), { recursive: true });
     for (const b of own.filter((x): x is ReadmeBlock & { file: string } => x.file !== undefined)) {
-      fs.writeFileSync(path.join(dir(), b.file), atPort(b.body, port));
+      fs.writeFileSync(path.join(dir(), b.file), atPort(b.body, ports));
     }
     const serve = own.find((b) => b.kind === 'serve');
     if (serve !== undefined) {
@@ -85,8 +90,8 @@ describe.each(groups)('README group "%s"', (group) => {
     .flatMap((b) => consoleSteps(b.body).map((s) => ({ ...s, line: b.line })));
   if (steps.length === 0) return;
   test.each(steps)('$ $command', async ({ command, expected, line }) => {
-    const output = await shell(atPort(command, port), dir(), scaled(60_000));
-    const missing = missingLine(expected.map((e) => atPort(e, port)), output);
+    const output = await shell(atPort(command, ports), dir(), scaled(60_000));
+    const missing = missingLine(expected.map((e) => atPort(e, ports)), output);
     if (missing !== undefined) {
       throw new Error(`README block at line ${line}: "${command}" did not print\n  ${missing}\nIt printed:\n${output}`);
     }
