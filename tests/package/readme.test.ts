@@ -54,7 +54,8 @@ afterAll(() => {
 
 test('the README marks its runnable blocks: an install line, a program and a console session at least', () => {
   expect(blocks.map((b) => `${b.kind} ${b.group}`)).toEqual(expect.arrayContaining([
-    'install five-minutes', 'serve five-minutes', 'console five-minutes',
+    'install five-minutes', 'serve five-minutes', 'console five-minutes', 'console library', 'console testing',
+    'console cli',
   ]));
   for (const block of blocks.filter((b) => b.kind === 'console')) expect(consoleSteps(block.body).length).toBeGreaterThan(0);
 });
