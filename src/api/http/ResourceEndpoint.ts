@@ -19,7 +19,7 @@ import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat, type ApiFormat } from './negotiation';
-import { linkDocumentation, sendFormatted, sendJsonText } from './respond';
+import { apiResponseHeaders, sendFormatted, sendJsonText } from './respond';
 import { HttpError } from '../../http/errors';
 import type { HttpCache } from '../httpCache/HttpCache';
 
@@ -54,6 +54,12 @@ function unsupported(type: string | undefined, expected: readonly string[]): Htt
  * `securityPostDenormalize` and the controller.
  */
 export class ResourceEndpoint {
+  /**
+   * The `Accept-Patch` of the item responses (API Platform's operation `acceptPatch`: the PATCH
+   * input formats, on every operation but the collection's), when the resource has a Patch.
+   */
+  private readonly acceptPatch: string | undefined;
+
   constructor(
     private readonly resource: Resource,
     private readonly operations: readonly ResolvedOperation[],
@@ -61,7 +67,9 @@ export class ResourceEndpoint {
     private readonly documentationPage: RequestHandler,
     private readonly context?: (req: Request) => StateContext,
     private readonly httpCache?: HttpCache,
-  ) {}
+  ) {
+    this.acceptPatch = resource.operations.some((op) => op.kind === 'Patch') ? MERGE_PATCH : undefined;
+  }
 
   /** The operation the request's method selects (HEAD is GET). */
   operationOf(req: Request): ResolvedOperation {
@@ -94,15 +102,17 @@ export class ResourceEndpoint {
    * @returns the item's representation (what `security` sees as `object`), or null
    */
   readonly provide = async (req: Request): Promise<object | null> => {
-    req.res?.vary('Accept'); // every answer of the route depends on Accept, the firewall's 401 included
-    if (req.res !== undefined) linkDocumentation(req, req.res, this.paths);
+    // every answer of the route depends on Accept, the firewall's 401 included
+    if (req.res !== undefined) apiResponseHeaders(req, req.res, this.paths);
     const operation = this.operationOf(req);
     const state: ApiRequestState = req.stopwatch?.enabled === false
       ? { resource: this.resource, operation }
       : { resource: this.resource, operation, queries: [] };
     req.api = state;
     state.format = negotiateFormat(req, operation.method === 'GET');
-    if (state.format === 'html' || !operation.item) return null;
+    // a browser gets the documentation page for an item that exists, and a 404 for one that
+    // does not (API Platform's SwaggerUiProvider reads the item first)
+    if (!operation.item) return null;
     const item = await this.load(req);
     state.item = item;
     return this.representation(item, requestBase(req), true);
@@ -194,6 +204,9 @@ export class ResourceEndpoint {
   ): void {
     const base = requestBase(req);
     res.setHeader('ETag', etag);
+    // API Platform's RespondProcessor: the item's IRI on every response that carries an item
+    res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, base.baseUrl));
+    if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
     const body = format === 'hal' ? itemHal(this.resource, this.representation(item, base), base)
       : format === 'json' ? this.representation(item, base) : this.jsonLd(item, base, true);
     sendFormatted(res, format, status, body);
@@ -255,7 +268,6 @@ export class ResourceEndpoint {
     await this.httpCache?.invalidate(req, this.resource, null, item);
     const location = itemIri(this.resource.routePrefix, item.id, base.baseUrl);
     res.setHeader('Location', location);
-    res.setHeader('Content-Location', location);
     this.sendItem(req, res, format, item, 201);
   }
 
@@ -340,6 +352,7 @@ export class ResourceEndpoint {
       const outcome = await processor!.remove(metadata, item.id, item.version, this.stateContext(req));
       if (outcome.status === 'ok') {
         await this.httpCache?.invalidate(req, this.resource, item, null);
+        if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
         res.status(204).vary('Accept').end();
         return;
       }

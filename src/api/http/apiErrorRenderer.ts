@@ -5,7 +5,7 @@ import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { contextIri } from '../serializer/jsonld';
 import { isValidationError, type Violation } from './ApiErrors';
 import { errorFormat } from './negotiation';
-import { linkDocumentation } from './respond';
+import { apiResponseHeaders } from './respond';
 
 /** The `type` prefix of a 422 problem (API Platform's `/validation_errors/<code>`). */
 export const VALIDATION_PROBLEM_TYPE = '/validation_errors';
@@ -111,7 +111,7 @@ export function apiErrorRenderer(paths: ApiPaths): RouteErrorRenderer {
     if (format === 'html') return false;
     if (isValidationError(error) && req.api !== undefined) req.api.violations = error.violations;
     const jsonld = format === 'jsonld';
-    linkDocumentation(req, res, paths);
+    apiResponseHeaders(req, res, paths);
     if (jsonld) res.append('Link', HYDRA_ERROR_LINK);
     res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
     res.send(JSON.stringify(problemDetails(error, parts, paths, req, jsonld)));

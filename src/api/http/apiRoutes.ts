@@ -22,7 +22,7 @@ import './ApiRequestState';
 import { negotiateFormat } from './negotiation';
 import { HttpCache } from '../httpCache/HttpCache';
 import { ResourceEndpoint } from './ResourceEndpoint';
-import { defaultDocumentationPage, linkDocumentation, sendFormatted } from './respond';
+import { apiResponseHeaders, defaultDocumentationPage, sendFormatted } from './respond';
 
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
@@ -134,8 +134,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     routes.add(name, route);
   };
   const negotiated = (req: Request): object | null => {
-    req.res?.vary('Accept');
-    if (req.res !== undefined) linkDocumentation(req, req.res, paths);
+    if (req.res !== undefined) apiResponseHeaders(req, req.res, paths);
     req.api = { format: negotiateFormat(req, true) };
     return null;
   };
@@ -161,8 +160,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     }
   }
   const jsonOnly = (req: Request): object | null => {
-    req.res?.vary('Accept');
-    if (req.res !== undefined) linkDocumentation(req, req.res, paths);
+    if (req.res !== undefined) apiResponseHeaders(req, req.res, paths);
     const format = negotiateFormat(req, false);
     req.api = { format: format === 'hal' ? 'json' : format };
     return null;

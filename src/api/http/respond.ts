@@ -50,6 +50,21 @@ export function linkDocumentation(req: Request, res: Response, paths: ApiPaths):
   res.append('Link', `<${base.origin}${base.baseUrl}${paths.docs}>; rel="${API_DOCUMENTATION_REL}"`);
 }
 
+/**
+ * The headers API Platform 3.4's `RespondProcessor` puts on every API response, errors included:
+ * `Vary: Accept` (added to what the response already varies on, e.g. the kernel's
+ * `Accept-Language`), `X-Content-Type-Options: nosniff`, `X-Frame-Options: deny` (replacing a
+ * kernel-wide `SAMEORIGIN`: an API response is never framed), and the `Link` to the Hydra
+ * documentation ({@link linkDocumentation}). Set when a request reaches the API (its provider,
+ * or the error renderer for a path under the entrypoint that no route matches).
+ */
+export function apiResponseHeaders(req: Request, res: Response, paths: ApiPaths): void {
+  res.vary('Accept');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'deny');
+  linkDocumentation(req, res, paths);
+}
+
 /** Writes a body as JSON in a format's media type, `Vary: Accept` set (see {@link sendJsonText}). */
 export function sendFormatted(res: Response, format: ApiFormat, status: number, body: unknown): void {
   sendJsonText(res, format, status, JSON.stringify(body));
