@@ -1,11 +1,13 @@
 import type { Resource } from '../resource/defineResource';
 import type { StoredItem } from '../state/types';
 import type { ApiPaths, RequestBase } from './ApiContext';
+import { formatDateTime } from './dateTime';
 import { itemIri } from './iri';
 
 /**
  * An item as plain data (API Platform's `ObjectNormalizer` output before a format adds its
- * keys): `id`, then every readable property (writeOnly ones left out), relations as IRIs.
+ * keys): `id`, then every readable property (writeOnly ones left out), relations as IRIs,
+ * datetimes as RFC 3339 with `+00:00` (`formatDateTime`).
  * @param into - the object to add them to, after the keys it has (a format's own, e.g. JSON-LD's
  *   `@id` and `@type`: one object per item, not a copy); a new one by default
  * @returns `into`
@@ -20,6 +22,8 @@ export function normalizeItem(
     const v = item.data[p.name] ?? null;
     if (p.kind === 'relation' && typeof v === 'number') {
       out[p.name] = itemIri(paths.prefixes[p.relation ?? ''] ?? '', v, base.baseUrl);
+    } else if (p.kind === 'datetime' && typeof v === 'string') {
+      out[p.name] = formatDateTime(v);
     } else {
       out[p.name] = v;
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Resource } from '../resource/defineResource';
 import type { Violation } from '../http/ApiErrors';
 import { ValidationError } from '../http/ApiErrors';
+import { utcDateTime } from '../serializer/dateTime';
 import { idFromIri } from '../serializer/iri';
 import { unwrapSchema } from '../schema/metadata';
 
@@ -42,7 +43,8 @@ export function nullableProperties(resource: Resource): ReadonlySet<string> {
 
 /**
  * The writable properties of an object; an absent property is null when its schema accepts null
- * (PUT replaces every property), else left absent (its default applies, or it is required).
+ * (PUT replaces every property), else left absent (its default applies, or it is required). A
+ * datetime with an offset, as the API writes them, is read as UTC (`utcDateTime`).
  */
 export function writableView(resource: Resource, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -50,7 +52,7 @@ export function writableView(resource: Resource, object: Readonly<Record<string,
   for (const p of resource.metadata.properties) {
     if (p.readOnly) continue;
     const v = Object.prototype.hasOwnProperty.call(object, p.name) ? object[p.name] : undefined;
-    if (v !== undefined) out[p.name] = v;
+    if (v !== undefined) out[p.name] = p.kind === 'datetime' ? utcDateTime(v) : v;
     else if (nullable.has(p.name)) out[p.name] = null;
   }
   return out;
