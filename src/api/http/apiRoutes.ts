@@ -9,9 +9,8 @@ import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { entrypointHal } from '../serializer/hal';
-import {
-  BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey, hydraDocumentation,
-} from '../serializer/jsonld';
+import { hydraDocumentation } from '../serializer/hydraDocumentation';
+import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey } from '../serializer/jsonld';
 import { describeApi } from '../describeApi';
 import { createOpenApiDocument } from '../openapi/createOpenApiDocument';
 import { createDocsPage, createDocsRoutes } from '../openapi/docsRoutes';

@@ -103,7 +103,10 @@ export const resourceOptionsSchema = optionsObject({
   /** The table name stores use. @default the plural, snake case: `books`, `book_reviews` */
   table: z.string({ error: 'expected a snake_case table name' })
     .regex(/^[a-z_][a-z0-9_]*$/, { error: 'expected a snake_case table name' }).optional(),
-  /** A sentence for the documentation (Hydra `hydra:description`, OpenAPI tag). */
+  /**
+   * A sentence for the documentation (Hydra `hydra:description`, OpenAPI tag).
+   * @default the schema's `.describe()`, else `<shortName> resources.`
+   */
   description: z.string().optional(),
   /**
    * The `Cache-Control` and `Vary` of the resource's successful GETs (API Platform's
@@ -235,6 +238,12 @@ function resolveOperation(
   });
 }
 
+/** The object schema's own description (`z.object({…}).describe('…')`), if it has one. */
+function schemaDescription(schema: z.ZodObject): string | undefined {
+  const description = schema.meta()?.description;
+  return typeof description === 'string' ? description : undefined;
+}
+
 function defaultSummary(kind: OperationKind, shortName: string): string {
   switch (kind) {
     case 'GetCollection': return `Retrieves the collection of ${shortName} resources.`;
@@ -292,6 +301,6 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     routePrefix: prefix,
-    description: o.description ?? `${shortName} resources.`,
+    description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
   });
 }

@@ -107,6 +107,7 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
       nullable: u.nullable || u.optional,
       readOnly: u.readOnly,
       writeOnly: u.writeOnly,
+      ...(typeof u.meta.description === 'string' ? { description: u.meta.description } : {}),
     }));
   }
   return properties;

@@ -8,8 +8,9 @@ import type { PageLinks } from './pagination';
 /**
  * JSON-LD with Hydra (API Platform 3's `jsonld` format): items with `@context`, `@id`, `@type`;
  * collections as `hydra:Collection` with `hydra:member`, `hydra:totalItems`, a
- * `hydra:PartialCollectionView` and a `hydra:search` IRI template; contexts per class; the
- * Hydra API documentation; errors as `hydra:Error` and `ConstraintViolationList`.
+ * `hydra:PartialCollectionView` and a `hydra:search` IRI template; contexts per class; errors
+ * as `hydra:Error` and `ConstraintViolationList`. The Hydra API documentation is
+ * `hydraDocumentation.ts`.
  * @module
  */
 
@@ -122,7 +123,8 @@ export function entrypointJsonLd(paths: ApiPaths, base: RequestBase): Record<str
   return out;
 }
 
-const XSD: Partial<Record<PropertyKind, string>> = {
+/** The XML Schema datatype of each scalar kind (a relation's range is its target class). */
+export const XSD: Partial<Record<PropertyKind, string>> = {
   string: 'xmls:string', text: 'xmls:string', enum: 'xmls:string', integer: 'xmls:integer', number: 'xmls:decimal',
   boolean: 'xmls:boolean', date: 'xmls:date', datetime: 'xmls:dateTime',
 };
@@ -160,93 +162,4 @@ export function contextDocument(name: string, paths: ApiPaths, base: RequestBase
     };
   }
   return undefined;
-}
-
-function supportedClass(r: Resource): Record<string, unknown> {
-  return {
-    '@id': `#${r.shortName}`,
-    '@type': 'hydra:Class',
-    'rdfs:label': r.shortName,
-    'hydra:title': r.shortName,
-    'hydra:description': r.description,
-    'hydra:supportedProperty': r.metadata.properties.map((p) => ({
-      '@type': 'hydra:SupportedProperty',
-      'hydra:property': {
-        '@id': `#${r.shortName}/${p.name}`,
-        '@type': p.kind === 'relation' ? 'hydra:Link' : 'rdf:Property',
-        'rdfs:label': p.name,
-        domain: `#${r.shortName}`,
-        range: p.kind === 'relation' ? `#${p.relation ?? ''}` : XSD[p.kind],
-      },
-      'hydra:title': p.name,
-      'hydra:required': !p.nullable,
-      'hydra:readable': !p.writeOnly,
-      'hydra:writeable': !p.readOnly,
-    })),
-    'hydra:supportedOperation': r.operations.filter((op) => op.item).map((op) => ({
-      '@type': 'hydra:Operation',
-      'hydra:method': op.method,
-      'hydra:title': op.summary,
-      ...(op.kind === 'Delete' ? { returns: 'owl:Nothing' } : { returns: `#${r.shortName}` }),
-      ...(op.kind === 'Put' || op.kind === 'Patch' ? { expects: `#${r.shortName}` } : {}),
-    })),
-  };
-}
-
-/** The Hydra API documentation (`/api/docs.jsonld`, API Platform's `DocumentationNormalizer`). */
-export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: string): Record<string, unknown> {
-  const resources = [...paths.resources.values()];
-  return {
-    '@context': {
-      '@vocab': vocabulary(paths, base),
-      hydra: HYDRA,
-      rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-      rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
-      xmls: 'http://www.w3.org/2001/XMLSchema#',
-      owl: 'http://www.w3.org/2002/07/owl#',
-      domain: { '@id': 'rdfs:domain', '@type': '@id' },
-      range: { '@id': 'rdfs:range', '@type': '@id' },
-      subClassOf: { '@id': 'rdfs:subClassOf', '@type': '@id' },
-      expects: { '@id': 'hydra:expects', '@type': '@id' },
-      returns: { '@id': 'hydra:returns', '@type': '@id' },
-    },
-    '@id': `${base.baseUrl}${paths.docs}`,
-    '@type': 'hydra:ApiDocumentation',
-    'hydra:title': title,
-    'hydra:entrypoint': `${base.baseUrl}${paths.entrypoint}`,
-    'hydra:supportedClass': [
-      ...resources.map(supportedClass),
-      {
-        '@id': '#Entrypoint',
-        '@type': 'hydra:Class',
-        'hydra:title': 'The API entrypoint',
-        'hydra:supportedProperty': resources.map((r) => ({
-          '@type': 'hydra:SupportedProperty',
-          'hydra:property': {
-            '@id': `#Entrypoint/${entrypointKey(r.shortName)}`,
-            '@type': 'hydra:Link',
-            domain: '#Entrypoint',
-            'rdfs:label': `The collection of ${r.shortName} resources`,
-            range: 'hydra:Collection',
-            'hydra:supportedOperation': r.operations.filter((op) => !op.item).map((op) => ({
-              '@type': 'hydra:Operation',
-              'hydra:method': op.method,
-              'hydra:title': op.summary,
-              returns: op.kind === 'Post' ? `#${r.shortName}` : 'hydra:Collection',
-              ...(op.kind === 'Post' ? { expects: `#${r.shortName}` } : {}),
-            })),
-          },
-          'hydra:title': entrypointKey(r.shortName),
-          'hydra:readable': true,
-          'hydra:writeable': false,
-        })),
-        'hydra:supportedOperation': { '@type': 'hydra:Operation', 'hydra:method': 'GET', returns: '#EntryPoint' },
-      },
-      {
-        '@id': '#ConstraintViolationList',
-        '@type': 'hydra:Class',
-        'hydra:title': 'A constraint violation list',
-      },
-    ],
-  };
 }

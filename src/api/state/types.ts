@@ -37,6 +37,8 @@ export interface PropertyMetadata {
   readonly enumValues?: readonly string[];
   /** For kind `relation`: the target resource's short name (e.g. `Author`). */
   readonly relation?: string;
+  /** The schema's description (`.describe()` or `.meta({ description })`): Hydra `hydra:description`. */
+  readonly description?: string;
 }
 
 /** What a store knows of a resource. */

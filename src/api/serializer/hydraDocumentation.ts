@@ -1,0 +1,195 @@
+import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import type { PropertyMetadata } from '../state/types';
+import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
+import { entrypointKey, HYDRA, XSD } from './jsonld';
+
+/**
+ * The Hydra API documentation (`/api/docs.jsonld`), as API Platform 3.4's
+ * `Hydra\Serializer\DocumentationNormalizer` writes it: a `hydra:Class` per resource with its
+ * supported properties (range, `owl:maxCardinality 1` on a to-one relation, required, readable,
+ * writeable, the schema's `.describe()` as `hydra:description`) and item operations (typed
+ * `schema:FindAction`, `schema:ReplaceAction`, `schema:DeleteAction`; PATCH a plain
+ * `hydra:Operation`); the entrypoint class, whose properties carry the collection operations
+ * (`schema:FindAction`, `schema:CreateAction`) and name the member class
+ * (`owl:equivalentClass`); the constraint violation classes. What `@api-platform/api-doc-parser`
+ * (API Platform Admin, the client generator) reads.
+ * @module
+ */
+
+/** Namespaces and typed terms of the documentation's context (API Platform's `getContext`). */
+const NAMESPACES = {
+  hydra: HYDRA,
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+  xmls: 'http://www.w3.org/2001/XMLSchema#',
+  owl: 'http://www.w3.org/2002/07/owl#',
+  schema: 'http://schema.org/',
+  domain: { '@id': 'rdfs:domain', '@type': '@id' },
+  range: { '@id': 'rdfs:range', '@type': '@id' },
+  subClassOf: { '@id': 'rdfs:subClassOf', '@type': '@id' },
+  expects: { '@id': 'hydra:expects', '@type': '@id' },
+  returns: { '@id': 'hydra:returns', '@type': '@id' },
+  // the entrypoint is a link, not a string: hydra-validator reports a literal
+  'hydra:entrypoint': { '@id': 'hydra:entrypoint', '@type': '@id' },
+} as const;
+
+/** The `@type` and `hydra:title` of each operation kind (API Platform's `getHydraOperation`). */
+function operationType(op: ResolvedOperation, shortName: string): { type: string | string[]; title: string } {
+  const typed = (action: string): string[] => ['hydra:Operation', `schema:${action}`];
+  switch (op.kind) {
+    case 'GetCollection':
+      return { type: typed('FindAction'), title: `Retrieves the collection of ${shortName} resources.` };
+    case 'Get': return { type: typed('FindAction'), title: `Retrieves a ${shortName} resource.` };
+    case 'Patch': return { type: 'hydra:Operation', title: `Updates the ${shortName} resource.` };
+    case 'Post': return { type: typed('CreateAction'), title: `Creates a ${shortName} resource.` };
+    case 'Put': return { type: typed('ReplaceAction'), title: `Replaces the ${shortName} resource.` };
+    case 'Delete': return { type: typed('DeleteAction'), title: `Deletes the ${shortName} resource.` };
+  }
+}
+
+/** One `hydra:Operation`, keys sorted as API Platform's `ksort` leaves them. */
+function hydraOperation(op: ResolvedOperation, r: Resource): Record<string, unknown> {
+  const { type, title } = operationType(op, r.shortName);
+  const writes = op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch';
+  const returns = op.kind === 'Delete' ? 'owl:Nothing'
+    : op.kind === 'GetCollection' ? 'hydra:Collection' : `#${r.shortName}`;
+  return {
+    '@type': type,
+    ...(writes ? { expects: `#${r.shortName}` } : {}),
+    'hydra:method': op.method,
+    'hydra:title': title,
+    'rdfs:label': title,
+    returns,
+  };
+}
+
+/** Whether an operation is documented on the entrypoint's property (collection operations and POST). */
+const onCollection = (op: ResolvedOperation): boolean => op.kind === 'GetCollection' || op.kind === 'Post';
+
+function supportedProperty(r: Resource, p: PropertyMetadata): Record<string, unknown> {
+  const relation = p.kind === 'relation';
+  return {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': {
+      '@id': `#${r.shortName}/${p.name}`,
+      '@type': relation ? 'hydra:Link' : 'rdf:Property',
+      'rdfs:label': p.name,
+      domain: `#${r.shortName}`,
+      // every relation holds one IRI: a to-one relation (API Platform's isSingleRelation)
+      ...(relation ? { 'owl:maxCardinality': 1 } : {}),
+      range: relation ? `#${p.relation ?? ''}` : XSD[p.kind],
+    },
+    'hydra:title': p.name,
+    // what a client must send: never a read-only property, nor one that may be null or absent
+    'hydra:required': !p.nullable && !p.readOnly,
+    'hydra:readable': !p.writeOnly,
+    'hydra:writeable': !p.readOnly,
+    ...(p.description !== undefined ? { 'hydra:description': p.description } : {}),
+  };
+}
+
+function supportedClass(r: Resource): Record<string, unknown> {
+  return {
+    '@id': `#${r.shortName}`,
+    '@type': 'hydra:Class',
+    'rdfs:label': r.shortName,
+    'hydra:title': r.shortName,
+    'hydra:supportedProperty': r.metadata.properties.map((p) => supportedProperty(r, p)),
+    'hydra:supportedOperation': r.operations.filter((op) => !onCollection(op)).map((op) => hydraOperation(op, r)),
+    'hydra:description': r.description,
+  };
+}
+
+/** The entrypoint's property of a resource's collection, or undefined without collection operations. */
+function entrypointProperty(r: Resource): Record<string, unknown> | undefined {
+  const operations = r.operations.filter(onCollection);
+  if (operations.length === 0) return undefined;
+  const label = `The collection of ${r.shortName} resources`;
+  return {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': {
+      '@id': `#Entrypoint/${entrypointKey(r.shortName)}`,
+      '@type': 'hydra:Link',
+      domain: '#Entrypoint',
+      'rdfs:label': label,
+      'rdfs:range': [
+        { '@id': 'hydra:Collection' },
+        {
+          'owl:equivalentClass': {
+            'owl:onProperty': { '@id': 'hydra:member' },
+            'owl:allValuesFrom': { '@id': `#${r.shortName}` },
+          },
+        },
+      ],
+      'hydra:supportedOperation': operations.map((op) => hydraOperation(op, r)),
+    },
+    'hydra:title': label,
+    'hydra:readable': true,
+    'hydra:writeable': false,
+  };
+}
+
+/** A read-only string property of one of the error classes. */
+function errorProperty(domain: string, name: string, range: string, description: string): Record<string, unknown> {
+  return {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': {
+      '@id': `#${domain}/${name}`, '@type': 'rdf:Property', 'rdfs:label': name, domain: `#${domain}`, range,
+    },
+    'hydra:title': name,
+    'hydra:description': description,
+    'hydra:readable': true,
+    'hydra:writeable': false,
+  };
+}
+
+/** The classes API Platform adds after the resources': the entrypoint and the constraint violations. */
+function builtInClasses(resources: readonly Resource[]): Record<string, unknown>[] {
+  return [
+    {
+      '@id': '#Entrypoint',
+      '@type': 'hydra:Class',
+      'hydra:title': 'The API entrypoint',
+      'hydra:supportedProperty': resources.map(entrypointProperty).filter((p) => p !== undefined),
+      'hydra:supportedOperation': {
+        '@type': 'hydra:Operation', 'hydra:method': 'GET', 'rdfs:label': 'The API entrypoint.', returns: '#EntryPoint',
+      },
+    },
+    {
+      '@id': '#ConstraintViolation',
+      '@type': 'hydra:Class',
+      'hydra:title': 'A constraint violation',
+      'hydra:supportedProperty': [
+        errorProperty('ConstraintViolation', 'propertyPath', 'xmls:string', 'The property path of the violation'),
+        errorProperty('ConstraintViolation', 'message', 'xmls:string', 'The message associated with the violation'),
+      ],
+    },
+    {
+      '@id': '#ConstraintViolationList',
+      '@type': 'hydra:Class',
+      subClassOf: 'hydra:Error',
+      'hydra:title': 'A constraint violation list',
+      'hydra:supportedProperty': [
+        errorProperty('ConstraintViolationList', 'violations', '#ConstraintViolation', 'The violations'),
+      ],
+    },
+  ];
+}
+
+/**
+ * The Hydra API documentation (see the module's description).
+ * @param title - `hydra:title`
+ * @returns the JSON-LD document: `@context` (API Platform's, `hydra:entrypoint` typed as an IRI),
+ *   `@id`, `@type` `hydra:ApiDocumentation`, `hydra:title`, `hydra:entrypoint`, `hydra:supportedClass`
+ */
+export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: string): Record<string, unknown> {
+  const resources = [...paths.resources.values()];
+  return {
+    '@context': { '@vocab': vocabulary(paths, base), ...NAMESPACES },
+    '@id': `${base.baseUrl}${paths.docs}`,
+    '@type': 'hydra:ApiDocumentation',
+    ...(title !== '' ? { 'hydra:title': title } : {}),
+    'hydra:entrypoint': `${base.baseUrl}${paths.entrypoint}`,
+    'hydra:supportedClass': [...resources.map(supportedClass), ...builtInClasses(resources)],
+  };
+}
