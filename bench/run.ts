@@ -13,6 +13,7 @@ import { profilerSection } from './profiler';
 import { notFoundSection } from './notFound';
 import { tricksSection } from './tricks';
 import { apiSection } from './api';
+import { adminSection } from './admin';
 
 /** One benchmark section. */
 export interface BenchSection {
@@ -26,7 +27,7 @@ export interface BenchSection {
 
 /** Every section, in the order `npm run bench` runs them. */
 export const SECTIONS: readonly BenchSection[] = [
-  routerSection, httpSection, profilerSection, notFoundSection, tricksSection, apiSection,
+  routerSection, httpSection, profilerSection, notFoundSection, tricksSection, apiSection, adminSection,
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -6,6 +6,7 @@ import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';
 import { itemHistory } from './history';
+import { referrersOf, type Referrers } from './referrers';
 import { fieldChanges, formObject, itemValues, submittedValues, type FormValue } from './formData';
 import { isAuditFailure } from './AuditLog';
 import { unexpectedOutcome } from './AdminError';
@@ -117,6 +118,9 @@ function deletion(admin: AdminResource, item: StoredItem): AuditedChange {
   return { action: 'delete', item, changes: fieldChanges(admin, item.data, null) };
 }
 
+/** Items named per relation in a detail page's related lists (the rest: the filtered index, linked). */
+const RELATED_SHOWN = 10;
+
 /** Entries of an item's history on its detail page (the rest: the audit page, linked). */
 const ITEM_HISTORY = 5;
 
@@ -138,6 +142,7 @@ export function detailScreen(app: AdminApp, admin: AdminResource) {
       pageTitle: itemLabel(admin, item),
       rows: detailRows(admin, item, t, labels, relatedUrl),
       history: await itemHistory(app, req, admin, item.id, ITEM_HISTORY, t),
+      related: await referrersOf(app, req, admin, item.id, RELATED_SHOWN),
       index: app.url(req, admin.slug),
       edit: admin.writable ? app.url(req, admin.slug, item.id, 'edit') : undefined,
       remove: admin.writable ? app.url(req, admin.slug, item.id, 'delete') : undefined,
@@ -236,9 +241,9 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
     const { t } = app.translator(req);
     const item = await loadItem(app, req, admin);
     const label = itemLabel(admin, item);
-    const page = (status: number, problem?: string, version = item.version): void => app.render(req, res, status,
-      'delete.html.njk', {
-        admin, pageTitle: t('delete.title', { item: label }), label, problem, version,
+    const page = (status: number, problem?: string, version = item.version, referrers: Referrers[] = []): void =>
+      app.render(req, res, status, 'delete.html.njk', {
+        admin, pageTitle: t('delete.title', { item: label }), label, problem, version, referrers,
         action: app.url(req, admin.slug, item.id, 'delete'), cancel: app.url(req, admin.slug, item.id),
       });
     if (req.method !== 'POST') return page(200);
@@ -254,7 +259,15 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
       return auditFailed(app, req, e, (problem) => page(503, problem, formVersion(body)));
     }
     switch (outcome.status) {
-      case 'referenced': return page(409, t('delete.referenced', { item: label, by: outcome.by }));
+      case 'referenced': {
+        // the count and where to see them, for each relation pointing here (the store names one)
+        const referrers = await referrersOf(app, req, admin, item.id, 1);
+        const problem = referrers.length === 0 ? t('delete.referenced', { item: label, by: outcome.by })
+          : referrers.map((r) => t('delete.referenced_count', {
+            item: label, count: r.total, resource: r.resource, field: r.field,
+          })).join(' ');
+        return page(409, problem, item.version, referrers);
+      }
       case 'conflict': return page(409, t('delete.conflict', { item: label }), formVersion(body));
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
       case 'ok': break;

@@ -84,6 +84,10 @@ export const EN = Object.freeze({
   'form.conflict': 'Someone else changed this item since you opened the form; nothing was saved. '
     + 'Open the form again to edit the current version.',
   'detail.title': '{item}',
+  'detail.related': '{resource} ({field}): {count}',
+  'detail.related_all': 'All {count} in the list',
+  'delete.referenced_count': '{item} cannot be deleted: {count} {resource} items ({field}) refer to it.',
+  'delete.referenced_list': 'See them in the list',
   'delete.title': 'Delete {item}?',
   'delete.confirm': 'This deletes {item} for good.',
   'delete.referenced': '{item} cannot be deleted: {by} refers to it.',
@@ -192,6 +196,11 @@ export const FR: Catalog = Object.freeze({
   'form.conflict': 'Quelqu’un d’autre a modifié cet élément depuis l’ouverture du formulaire ; rien n’a été '
     + 'enregistré. Rouvrez le formulaire pour modifier la version actuelle.',
   'detail.title': '{item}',
+  'detail.related': '{resource} ({field}) : {count}',
+  'detail.related_all': 'Les {count} dans la liste',
+  'delete.referenced_count': '{item} ne peut pas être supprimé : {count} éléments {resource} ({field}) '
+    + 'y font référence.',
+  'delete.referenced_list': 'Les voir dans la liste',
   'delete.title': 'Supprimer {item} ?',
   'delete.confirm': 'Cette action supprime {item} définitivement.',
   'delete.referenced': '{item} ne peut pas être supprimé : {by} y fait référence.',
