@@ -10,35 +10,21 @@ import type TestAgent from 'supertest/lib/agent';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Resource } from '../../src/api';
 import type { Kernel } from '../../src/kernel/createKernel';
-import { startPostgres, type TestPostgres } from '../helpers/postgres';
-import { has } from '../helpers/requirements';
 import { scaled } from '../helpers/timeScale';
 import {
-  flashes, formToken, memoryStore, ownKernel, parse, signedIn, sqlStore, tableRows, textOf, type OwnStore,
+  flashes, formToken, ownKernel, ownStores, parse, signedIn, tableRows, textOf, type OwnStore,
 } from './ownBackOffice';
 
 jest.setTimeout(scaled(30_000));
 
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (has('postgresql')) postgres = await startPostgres();
-}, scaled(60_000));
-afterAll(() => postgres?.stop());
+
 
 /** The changes of each row of a history table, one string per field. */
 function changesOf($: ReturnType<typeof parse>, table: string): string[][] {
   return $(`${table} tbody tr`).toArray().map((tr) => $(tr).find('ul.changes li').toArray().map((li) => textOf($(li))));
 }
 
-let databases = 0;
-const STORES: ReadonlyArray<[string, () => Promise<OwnStore>]> = [
-  ['MemoryState', memoryStore],
-  ['SQLite', () => sqlStore()],
-  ...(has('postgresql') ? [['PostgreSQL', async () => {
-    const url = await postgres!.createDatabase(`own_admin_${++databases}`);
-    return sqlStore(url);
-  }] as [string, () => Promise<OwnStore>]] : []),
-];
+const STORES = ownStores('own_admin');
 
 describe.each(STORES)('history and export on %s', (_name, open) => {
   let store: OwnStore;

@@ -20,6 +20,9 @@ import { createSqlState, resourceTablesMigration, type SqlStore } from '../../sr
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
 import { FormLoginAuthenticator } from '../../src/security/FormLoginAuthenticator';
 import { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
+import { has } from '../helpers/requirements';
+import { scaled } from '../helpers/timeScale';
 
 /** The store of one back office, and how to close it. */
 export interface OwnStore {
@@ -54,6 +57,29 @@ export async function sqlStore(postgresUrl?: string): Promise<OwnStore> {
       if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The stores a suite runs on: MemoryState, SQLite and, when installed, PostgreSQL (a server
+ * started for the file by hooks this registers; a new database per store). Call at the top of a
+ * test file.
+ * @param prefix - the databases' names, e.g. `own_admin`
+ */
+export function ownStores(prefix: string): ReadonlyArray<[string, () => Promise<OwnStore>]> {
+  let postgres: TestPostgres | undefined;
+  beforeAll(async () => {
+    if (has('postgresql')) postgres = await startPostgres();
+  }, scaled(60_000));
+  afterAll(() => postgres?.stop());
+  let databases = 0;
+  return [
+    ['MemoryState', memoryStore],
+    ['SQLite', () => sqlStore()],
+    ...(has('postgresql') ? [['PostgreSQL', async () => {
+      const url = await postgres!.createDatabase(`${prefix}_${++databases}`);
+      return sqlStore(url);
+    }] as [string, () => Promise<OwnStore>]] : []),
+  ];
 }
 
 /** The tests' resources on a store. */

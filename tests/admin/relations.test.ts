@@ -7,30 +7,16 @@
 import type TestAgent from 'supertest/lib/agent';
 import type { Resource } from '../../src/api';
 import type { Kernel } from '../../src/kernel/createKernel';
-import { startPostgres, type TestPostgres } from '../helpers/postgres';
-import { has } from '../helpers/requirements';
 import { scaled } from '../helpers/timeScale';
 import {
-  formToken, memoryStore, ownKernel, parse, signedIn, sqlStore, tableRows, textOf, type OwnStore,
+  formToken, ownKernel, ownStores, parse, signedIn, tableRows, textOf, type OwnStore,
 } from './ownBackOffice';
 
 jest.setTimeout(scaled(30_000));
 
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (has('postgresql')) postgres = await startPostgres();
-}, scaled(60_000));
-afterAll(() => postgres?.stop());
 
-let databases = 0;
-const STORES: ReadonlyArray<[string, () => Promise<OwnStore>]> = [
-  ['MemoryState', memoryStore],
-  ['SQLite', () => sqlStore()],
-  ...(has('postgresql') ? [['PostgreSQL', async () => {
-    const url = await postgres!.createDatabase(`own_relations_${++databases}`);
-    return sqlStore(url);
-  }] as [string, () => Promise<OwnStore>]] : []),
-];
+
+const STORES = ownStores('own_relations');
 
 describe.each(STORES)('relations on %s', (_name, open) => {
   let store: OwnStore;
