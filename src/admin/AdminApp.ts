@@ -161,7 +161,7 @@ export class AdminApp {
     const admin = this.admins.get(target);
     if (admin === undefined) return [];
     const order = admin.labelField === undefined ? [] : [{ property: admin.labelField, direction: 'asc' as const }];
-    const page = await admin.resource.provider.provideCollection(admin.resource.metadata, {
+    const page = await admin.resource.provider!.provideCollection(admin.resource.metadata, {
       conditions: [], order, page: 1, itemsPerPage: 100, partial: true,
     }, this.stateContext(req));
     return page.items.map((item) => ({ value: String(item.id), label: itemLabel(admin, item) }));
@@ -189,7 +189,7 @@ export class AdminApp {
     for (const [target, ids] of wanted) {
       if (ids.size === 0) continue;
       const { provider, metadata } = target.resource;
-      const page = await provider.provideCollection(metadata, {
+      const page = await provider!.provideCollection(metadata, {
         conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: [...ids] }],
         order: [], page: 1, itemsPerPage: ids.size, partial: true,
       }, this.stateContext(req));

@@ -21,6 +21,11 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
       throw invalidOption(`admin.resources[${i}]`, 'expected one resource per short name', r.shortName);
     }
     names.add(r.shortName);
+    if (r.provider === undefined) {
+      const what = 'expected a resource whose provider is a store (MemoryState, the SQL store): '
+        + 'the back office reads it';
+      throw invalidOption(`admin.resources[${i}].provider`, what, undefined, { got: 'no store' });
+    }
   }
   for (const r of o.resources) {
     for (const p of r.metadata.properties) {
@@ -32,7 +37,7 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
   }
   const first = o.resources[0];
   const auditStore = o.auditStore ?? (first.processor !== undefined
-    ? { provider: first.provider, processor: first.processor } : undefined);
+    ? { provider: first.provider!, processor: first.processor } : undefined);
   if (auditStore === undefined) {
     throw new KernelConfigError('admin.auditStore', 'the first resource has no processor to keep the audit log; '
       + 'give auditStore: { provider, processor }.');

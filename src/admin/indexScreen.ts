@@ -163,7 +163,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
     const perPage = app.options.itemsPerPage;
     const order: OrderBy[] = q.sort === undefined ? [] : [{ property: q.sort, direction: q.direction }];
     const { resource } = admin;
-    const result = await resource.provider.provideCollection(resource.metadata, {
+    const result = await resource.provider!.provideCollection(resource.metadata, {
       conditions: q.conditions, order, page: q.page, itemsPerPage: perPage, partial: false,
     }, app.stateContext(req));
     const total = result.totalItems ?? result.items.length;

@@ -53,7 +53,7 @@ async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Prom
   const raw = String(req.params.id ?? '');
   const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
   const { provider, metadata } = admin.resource;
-  const item = id === null ? null : await provider.provideItem(metadata, id, app.stateContext(req));
+  const item = id === null ? null : await provider!.provideItem(metadata, id, app.stateContext(req));
   if (item === null) throw new ItemNotFoundError(admin.shortName, raw);
   return item;
 }
@@ -294,7 +294,7 @@ export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
     const kept: string[] = [];
     let stopped = false;
     for (const id of ids) {
-      const item = await provider.provideItem(metadata, id, app.stateContext(req));
+      const item = await provider!.provideItem(metadata, id, app.stateContext(req));
       if (item === null) continue;
       let outcome;
       try {

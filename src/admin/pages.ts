@@ -28,7 +28,7 @@ export function dashboardPage(app: AdminApp) {
     const { t } = app.translator(req);
     const resources = [];
     for (const admin of app.admins.values()) {
-      const page = await admin.resource.provider.provideCollection(admin.resource.metadata, {
+      const page = await admin.resource.provider!.provideCollection(admin.resource.metadata, {
         conditions: [], order: [], page: 1, itemsPerPage: 1, partial: false,
       }, app.stateContext(req));
       resources.push({ label: admin.shortName, count: page.totalItems ?? 0, url: app.url(req, admin.slug) });

@@ -41,7 +41,7 @@ describe.each(STORES)('random form bodies on %s', (_name, open) => {
         const res = await admin.post(url).type('form').send(encode(fields, token));
         expect([200, 303, 400, 409, 413, 422]).toContain(res.status);
       }), { numRuns: 60 });
-    const page = await book.provider.provideCollection(book.metadata,
+    const page = await book.provider!.provideCollection(book.metadata,
       { conditions: [], order: [], page: 1, itemsPerPage: 100, partial: false });
     for (const item of page.items) {
       const { author, ...rest } = item.data;

@@ -31,11 +31,11 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
 
   const book = async (id: number): Promise<Record<string, unknown> | undefined> => {
     const r = demo.kernel.resources.find((x) => x.shortName === 'Book')!;
-    return (await r.provider.provideItem(r.metadata, id))?.data;
+    return (await r.provider!.provideItem(r.metadata, id))?.data;
   };
   const bookCount = async (): Promise<number> => {
     const r = demo.kernel.resources.find((x) => x.shortName === 'Book')!;
-    const page = await r.provider.provideCollection(r.metadata,
+    const page = await r.provider!.provideCollection(r.metadata,
       { conditions: [], order: [], page: 1, itemsPerPage: 1, partial: false });
     return page.totalItems!;
   };

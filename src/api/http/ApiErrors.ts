@@ -1,6 +1,7 @@
 import { formatMessage } from '../../errors/codes';
 import { isKernelError } from '../../errors/KernelError';
 import { HttpError, type HttpErrorOptions } from '../../http/errors';
+import type { StoredItem } from '../state/types';
 
 declare module '../../errors/KernelError' {
   interface KernelErrorClasses {
@@ -65,7 +66,12 @@ export class ConflictError extends HttpError {
 /** 412: `If-Match` names a version that is not the stored one (RFC 9110 §13.1.1); nothing changed. */
 export class PreconditionFailedError extends HttpError {
   override name = 'PreconditionFailedError';
-  constructor(etag: string) {
+  /**
+   * @param etag - the stored item's current ETag
+   * @param current - the stored item, when the error comes from a write that found another version
+   *   (the API retries the operation on it when the client did not send `If-Match`)
+   */
+  constructor(etag: string, readonly current?: StoredItem) {
     super('ERR_API_PRECONDITION_FAILED',
       `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`,
       { headers: { ETag: etag } });

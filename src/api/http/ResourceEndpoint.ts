@@ -10,7 +10,12 @@ import { itemIri } from '../serializer/iri';
 import { collectionJsonLd, itemJsonLdHead } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
 import { linkHeader, pageLinks } from '../serializer/pagination';
-import type { QueryLogEntry, StateContext, StoredItem, WriteOutcome } from '../state/types';
+import type { QueryLogEntry, StateContext, StoredItem } from '../state/types';
+import type { ProcessorData } from '../state/Processor';
+import type { UriVariables } from '../state/Provider';
+import { providedItem, providedPage } from '../state/providedState';
+import { RelationNotFoundError } from '../state/storeProcessor';
+import type { SecurityUser } from '../../security/SecurityUser';
 import { mergePatch } from '../write/mergePatch';
 import { toStoredData } from '../write/inputData';
 import { denormalizationError, itemNotFoundForIri, updateNotAllowed } from '../write/denormalizationError';
@@ -97,8 +102,29 @@ export class ResourceEndpoint {
   }
 
   /**
+   * The route's placeholders as the operation's URI variables: `id` an integer (null when the
+   * value is not one: no item can have it), the others strings.
+   */
+  uriVariables(req: Request): UriVariables | null {
+    const out: Record<string, string | number> = {};
+    for (const [name, value] of Object.entries(req.params as Record<string, string | undefined>)) {
+      if (value === undefined) continue;
+      if (name !== 'id') out[name] = value;
+      else if (/^[1-9]\d{0,14}$/.test(value)) out.id = Number(value);
+      else return null;
+    }
+    return out;
+  }
+
+  /** The provider's and processor's context: the request, the user, where statements are logged. */
+  private contextOf(req: Request): { request: Request; user: SecurityUser | null } & StateContext {
+    return { ...this.stateContext(req), request: req, user: req.security?.user ?? null };
+  }
+
+  /**
    * The `provider` route option: negotiates the format (406 first, before anything is read),
-   * then, for item operations, loads the item (404 when no item has the id).
+   * then, for item operations, reads the item with the operation's provider (404 when it
+   * provides none, or the id cannot be one).
    * @returns the item's representation (what `security` sees as `object`), or null
    */
   readonly provide = async (req: Request): Promise<object | null> => {
@@ -113,19 +139,14 @@ export class ResourceEndpoint {
     // a browser gets the documentation page for an item that exists, and a 404 for one that
     // does not (API Platform's SwaggerUiProvider reads the item first)
     if (!operation.item) return null;
-    const item = await this.load(req);
+    const variables = this.uriVariables(req);
+    const provided = variables === null ? null
+      : await operation.provider!.provide(operation, variables, this.contextOf(req));
+    const item = providedItem(provided, operation, 'provider');
+    if (item === null) throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
     state.item = item;
     return this.representation(item, requestBase(req), true);
   };
-
-  private async load(req: Request): Promise<StoredItem> {
-    const raw = String(req.params.id ?? '');
-    const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
-    const { provider, metadata } = this.resource;
-    const item = id === null ? null : await provider.provideItem(metadata, id, this.stateContext(req));
-    if (item === null) throw new ItemNotFoundError(this.resource.shortName, raw);
-    return item;
-  }
 
   /** The item as the client sees it (writeOnly properties only for security checks). */
   representation(item: StoredItem, base: RequestBase, withWriteOnly = false): Record<string, unknown> {
@@ -163,6 +184,7 @@ export class ResourceEndpoint {
    */
   readonly denormalize = (req: Request, previous: object | null): object => {
     const operation = this.operationOf(req);
+    if (!operation.deserialize) return { ...(previous ?? {}) };
     const type = req.headers['content-type'];
     const patch = operation.kind === 'Patch';
     if (patch ? !req.is(MERGE_PATCH) : !req.is(WRITE_TYPES)) {
@@ -173,9 +195,10 @@ export class ResourceEndpoint {
       throw new HttpError('ERR_HTTP_BAD_REQUEST', 'Expected a JSON object body.');
     }
     if (!patch && previous === null && '@id' in body && req.is('application/ld+json')) throw updateNotAllowed();
-    const object = patch
-      ? mergePatch(previous ?? {}, body) as Record<string, unknown>
-      : { ...(body as Record<string, unknown>) };
+    // a Post on an item (a custom operation on {id}) populates it, as API Platform's object_to_populate
+    const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
+      : operation.kind === 'Post' && previous !== null ? { ...previous, ...(body as Record<string, unknown>) }
+        : { ...(body as Record<string, unknown>) };
     const error = denormalizationError(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl);
     if (error !== undefined) throw error;
     if (patch) return object;
@@ -189,14 +212,10 @@ export class ResourceEndpoint {
     const state = req.api!;
     if (state.format === 'html') return this.documentationPage(req, res, next) as void;
     const format = state.format ?? 'jsonld';
-    switch (state.operation!.kind) {
-      case 'GetCollection': return this.getCollection(req, res, format);
-      case 'Get': return this.getItem(req, res, format);
-      case 'Post': return this.post(req, res, format);
-      case 'Put':
-      case 'Patch': return this.update(req, res, format);
-      case 'Delete': return this.delete(req, res);
-    }
+    const operation = state.operation!;
+    if (operation.kind === 'GetCollection') return this.getCollection(req, res, format);
+    if (operation.method === 'GET') return this.getItem(req, res, format);
+    return this.write(req, res, format);
   };
 
   private sendItem(
@@ -230,10 +249,14 @@ export class ResourceEndpoint {
     const query = parseCollectionQuery(raw, this.resource, {
       prefixes: this.paths.prefixes, strict: operation.strictQueryParameterValidation,
     });
-    const page = await this.resource.provider.provideCollection(this.resource.metadata, query, this.stateContext(req));
+    const provided = await operation.provider!.provide(operation, this.uriVariables(req) ?? {}, {
+      ...this.contextOf(req), query,
+    });
+    const page = providedPage(provided, operation, query, this.resource.pagination.enabled);
     req.api!.items = page.items;
     const base = requestBase(req);
-    const path = `${base.baseUrl}${this.resource.routePrefix}`;
+    const path = `${base.baseUrl}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(req.params[name] ?? '')))}`;
     const links = pageLinks(path, raw, this.resource, query, page);
     const members = this.members(page.items, format, base);
     if (format === 'json') {
@@ -259,61 +282,90 @@ export class ResourceEndpoint {
     this.sendItem(req, res, format, item, 200, etag);
   }
 
-  private async post(req: Request, res: Response, format: ApiFormat): Promise<void> {
-    const base = requestBase(req);
-    const object = req.denormalized!.object as Record<string, unknown>;
-    const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
-    const outcome = await this.resource.processor!.create(this.resource.metadata, data, this.stateContext(req));
-    const item = this.written(outcome, req);
-    await this.httpCache?.invalidate(req, this.resource, null, item);
-    const location = itemIri(this.resource.routePrefix, item.id, base.baseUrl);
-    res.setHeader('Location', location);
-    this.sendItem(req, res, format, item, 201);
+
+  /**
+   * What the processor receives ({@link ProcessorData}): the validated body in the store's shapes;
+   * for Delete the stored item's properties, for an operation that reads no body its writable ones.
+   */
+  private dataOf(
+    req: Request, operation: ResolvedOperation, object: Record<string, unknown>, previous: StoredItem | undefined,
+  ): ProcessorData {
+    if (operation.kind === 'Delete') return previous?.data ?? {};
+    if (!operation.deserialize) {
+      const data: Record<string, unknown> = {};
+      for (const p of this.resource.metadata.properties) {
+        if (!p.readOnly) data[p.name] = previous?.data[p.name] ?? null;
+      }
+      return previous === undefined ? {} : data;
+    }
+    return toStoredData(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl);
   }
 
-  private written(outcome: WriteOutcome, req: Request): StoredItem {
-    switch (outcome.status) {
-      case 'ok': return outcome.item;
-      case 'invalid_relation':
-        throw itemNotFoundForIri((req.denormalized?.object as Record<string, unknown> | undefined)?.[outcome.property]);
-      case 'not_found': throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
-      case 'conflict': throw new PreconditionFailedError(etagOf(outcome.current));
+  /**
+   * A write operation (Post, Put, Patch, Delete, a custom one): the processor with the data, the
+   * URI variables and the item read (`previousData`). When the store finds that another client
+   * wrote the item first (a 412 with the current item) and the client sent no `If-Match`, the
+   * operation's checks run again on the current version and the processor is called again.
+   */
+  private async write(req: Request, res: Response, format: ApiFormat): Promise<void> {
+    const operation = req.api!.operation!;
+    let previous = req.api!.item;
+    const strict = previous !== undefined && this.expectedVersion(req, previous);
+    let object = (req.denormalized?.object ?? {}) as Record<string, unknown>;
+    const variables = this.uriVariables(req) ?? {};
+    for (let attempt = 1; ; attempt++) {
+      const data = this.dataOf(req, operation, object, previous);
+      const context = { ...this.contextOf(req), ...(previous !== undefined ? { previousData: previous } : {}) };
+      let result: unknown;
+      try {
+        result = await operation.processor!.process(data, operation, variables, context);
+      } catch (error) {
+        if (error instanceof RelationNotFoundError) throw itemNotFoundForIri(object[error.property]);
+        const current = error instanceof PreconditionFailedError ? error.current : undefined;
+        if (current === undefined || previous === undefined || strict) throw error;
+        if (attempt >= WRITE_ATTEMPTS) {
+          const verb = operation.kind === 'Delete' ? 'deleted' : 'written';
+          throw new ConflictError(`Conflict: the item kept changing while it was ${verb}; try again.`);
+        }
+        // Another client wrote first: redo the change on its version (PUT and PATCH rebuild the
+        // object from the body, and the checks see the new stored object), never overwrite it blindly.
+        previous = current;
+        object = await this.recheck(req, operation, current, requestBase(req));
+        continue;
+      }
+      const written = providedItem(result, operation, 'processor');
+      await this.httpCache?.invalidate(req, this.resource, previous ?? null, written);
+      return this.answer(req, res, format, operation, written);
     }
   }
 
-  /** 412 when `If-Match` names another version; else the version the write must find (optimistic locking). */
-  private expectedVersion(req: Request, item: StoredItem): { version: number; strict: boolean } {
+  /**
+   * The answer of a write: the item (201 with `Location` for a Post, else 200, or the operation's
+   * status), else 204.
+   */
+  private answer(
+    req: Request, res: Response, format: ApiFormat, operation: ResolvedOperation, item: StoredItem | null,
+  ): void {
+    if (item === null) {
+      res.status(204).vary('Accept').end();
+      return;
+    }
+    const status = operation.status ?? (operation.kind === 'Post' ? 201 : 200);
+    if (status === 201) {
+      const location = itemIri(this.resource.routePrefix, item.id, requestBase(req).baseUrl);
+      res.setHeader('Location', location);
+    }
+    this.sendItem(req, res, format, item, status);
+  }
+
+  /**
+   * 412 when `If-Match` names another version.
+   * @returns whether the client sent `If-Match` (a write that finds another version is then a 412, not a retry)
+   */
+  private expectedVersion(req: Request, item: StoredItem): boolean {
     const match = ifMatch(req, etagOf(item));
     if (match === false) throw new PreconditionFailedError(etagOf(item));
-    return { version: item.version, strict: match === true };
-  }
-
-  private async update(req: Request, res: Response, format: ApiFormat): Promise<void> {
-    const base = requestBase(req);
-    const operation = req.api!.operation!;
-    let item = req.api!.item!;
-    const { strict } = this.expectedVersion(req, item);
-    let version = item.version;
-    let object = req.denormalized!.object as Record<string, unknown>;
-    for (let attempt = 1; ; attempt++) {
-      const data = toStoredData(this.resource, object, this.paths.prefixes, base.baseUrl);
-      const { processor, metadata } = this.resource;
-      const outcome = await processor!.replace(metadata, item.id, data, version, this.stateContext(req));
-      if (outcome.status !== 'conflict') {
-        const written = this.written(outcome, req);
-        await this.httpCache?.invalidate(req, this.resource, item, written);
-        return this.sendItem(req, res, format, written, 200);
-      }
-      if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
-      if (attempt >= WRITE_ATTEMPTS) {
-        throw new ConflictError('Conflict: the item kept changing while it was written; try again.');
-      }
-      // Another client wrote first: redo the change on its version (PUT and PATCH rebuild the
-      // object from the body, and the checks see the new stored object), never overwrite it blindly.
-      item = outcome.current;
-      version = item.version;
-      object = await this.recheck(req, operation, item, base);
-    }
+    return match === true;
   }
 
   /**
@@ -341,33 +393,5 @@ export class ResourceEndpoint {
       throw new AccessDeniedHttpError(operation.securityPostDenormalizeMessage);
     }
     return object;
-  }
-
-  private async delete(req: Request, res: Response): Promise<void> {
-    const operation = req.api!.operation!;
-    let item = req.api!.item!;
-    const { strict } = this.expectedVersion(req, item);
-    for (let attempt = 1; ; attempt++) {
-      const { processor, metadata } = this.resource;
-      const outcome = await processor!.remove(metadata, item.id, item.version, this.stateContext(req));
-      if (outcome.status === 'ok') {
-        await this.httpCache?.invalidate(req, this.resource, item, null);
-        if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
-        res.status(204).vary('Accept').end();
-        return;
-      }
-      if (outcome.status === 'not_found') throw new ItemNotFoundError(this.resource.shortName, String(item.id));
-      if (outcome.status === 'referenced') {
-        throw new ConflictError(
-          `Conflict: ${this.resource.shortName} ${item.id} cannot be deleted: ${outcome.by} refers to it.`,
-        );
-      }
-      if (strict) throw new PreconditionFailedError(etagOf(outcome.current));
-      if (attempt >= WRITE_ATTEMPTS) {
-        throw new ConflictError('Conflict: the item kept changing while it was deleted; try again.');
-      }
-      item = outcome.current;
-      await this.recheck(req, operation, item, requestBase(req));
-    }
   }
 }

@@ -5,6 +5,7 @@ import { TEMPLATES_DIR } from '../../http/templates';
 import { isValidationError, type Violation } from '../http/ApiErrors';
 import '../http/ApiRequestState';
 import { FORMAT_TYPES } from '../http/negotiation';
+import { stateName } from '../state/storeProvider';
 
 /** What the API panel shows of one request. */
 export interface ApiData {
@@ -14,7 +15,10 @@ export interface ApiData {
   readonly operation?: { readonly name: string; readonly kind: string; readonly method: string; readonly path: string };
   /** The negotiated media type, e.g. `application/ld+json`. */
   readonly format?: string;
-  /** Class names of the state provider and processor (API Platform's panel shows them). */
+  /**
+   * The operation's state provider and processor (API Platform's panel shows them): a store's
+   * class (`MemoryState`, `SqlState`), a function's name, or the class of a provider of your own.
+   */
   readonly provider?: string;
   readonly processor?: string;
   /** The item's id and version, for item operations. */
@@ -22,10 +26,6 @@ export interface ApiData {
   readonly violations: readonly Violation[];
   /** Statements the stores reported (the Database panel shows them in full). */
   readonly queryCount: number;
-}
-
-function className(o: object | undefined): string | undefined {
-  return o === undefined ? undefined : (o.constructor?.name ?? 'Object');
 }
 
 /**
@@ -51,8 +51,8 @@ export class ApiCollector implements DataCollector<ApiData> {
       resource: state.resource.shortName,
       ...(op !== undefined ? { operation: { name: op.name, kind: op.kind, method: op.method, path: op.path } } : {}),
       ...(state.format !== undefined ? { format: FORMAT_TYPES[state.format] } : {}),
-      provider: className(state.resource.provider),
-      processor: className(state.resource.processor),
+      ...(op?.provider !== undefined ? { provider: stateName(op.provider) } : {}),
+      ...(op?.processor !== undefined ? { processor: stateName(op.processor) } : {}),
       ...(state.item !== undefined ? { item: { id: state.item.id, version: state.item.version } } : {}),
       violations: violations.map((v) => ({ propertyPath: v.propertyPath, message: v.message, code: v.code })),
       queryCount: state.queries?.length ?? 0,

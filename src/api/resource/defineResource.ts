@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
-import { integerFrom, nonEmptyString, objectWith, optionsObject } from '../../config/optionSchemas';
+import { integerFrom, nonEmptyString, optionsObject } from '../../config/optionSchemas';
 import { parseOptions } from '../../config/parseOptions';
 import type { PostDenormalizeContext, SecurityContext } from '../../security/RouteSecurity';
 import type { ResourceMetadata, StateProcessor, StateProvider } from '../state/types';
+import type { Processor, ProcessorFunction } from '../state/Processor';
+import type { Provider, ProviderFunction } from '../state/Provider';
+import { asProvider, isStateProvider } from '../state/storeProvider';
+import { asProcessor, isStateProcessor } from '../state/storeProcessor';
 import { propertiesOf } from '../schema/metadata';
 import { cacheHeadersSchema, type CacheHeaders } from '../httpCache/cacheHeaders';
 import type { FilterDeclaration } from './filters';
@@ -21,6 +25,23 @@ function ruleSchema<C>(): z.ZodCustom<SecurityRule<C>, SecurityRule<C>> {
     (v) => typeof v === 'function' || (typeof v === 'string' && v !== ''), { error: RULE },
   );
 }
+
+const PROVIDER = 'a Provider (provide), a function (operation, uriVariables, context) or a store '
+  + '(provideCollection, provideItem)';
+const PROCESSOR = 'a Processor (process), a function (data, operation, uriVariables, context) or a store '
+  + '(create, replace, remove)';
+
+/** A `provider` option: a {@link Provider}, a function or a store. */
+const providerSchema = z.custom<Provider | ProviderFunction | StateProvider>((v) => typeof v === 'function'
+  || isStateProvider(v)
+  || (typeof v === 'object' && v !== null && typeof (v as Partial<Provider>).provide === 'function'),
+{ error: `expected ${PROVIDER}` });
+
+/** A `processor` option: a {@link Processor}, a function or a store. */
+const processorSchema = z.custom<Processor | ProcessorFunction | StateProcessor>((v) => typeof v === 'function'
+  || isStateProcessor(v)
+  || (typeof v === 'object' && v !== null && typeof (v as Partial<Processor>).process === 'function'),
+{ error: `expected ${PROCESSOR}` });
 
 /** The schema of {@link PaginationOptions} (API Platform's `pagination_*` options). */
 export const paginationOptionsSchema = optionsObject({
@@ -57,6 +78,14 @@ const operationSchema = optionsObject({
   }),
   name: nonEmptyString.optional(),
   path: nonEmptyString.optional(),
+  uriTemplate: z.string({ error: 'expected a path such as "/books/{id}/publish"' })
+    .regex(/^\//, { error: 'expected a path such as "/books/{id}/publish"' }).optional(),
+  provider: providerSchema.optional(),
+  processor: processorSchema.optional(),
+  deserialize: z.boolean().optional(),
+  status: z.int({ error: 'expected an HTTP status from 200 to 299' })
+    .min(200, { error: 'expected an HTTP status from 200 to 299' })
+    .max(299, { error: 'expected an HTTP status from 200 to 299' }).optional(),
   requirements: z.record(z.string(), z.string({ error: 'expected a regex (a string)' })).optional(),
   security: ruleSchema<SecurityContext>().optional(),
   securityMessage: z.string().optional(),
@@ -83,13 +112,19 @@ export const resourceOptionsSchema = optionsObject({
   schema: z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, { error: 'expected a zod object (z.object({...}))' }),
   /** @default every operation: GetCollection, Get, Post, Put, Patch, Delete */
   operations: z.array(operationSchema).readonly().optional(),
-  /** Reads items. */
-  provider: objectWith<StateProvider>(
-    ['provideCollection', 'provideItem'], 'a StateProvider (provideCollection, provideItem)',
-  ),
-  /** Writes items; required when a write operation is declared. */
-  processor: objectWith<StateProcessor>(['create', 'replace', 'remove'], 'a StateProcessor (create, replace, remove)')
-    .optional(),
+  /**
+   * Reads the state of every operation that has no `provider` of its own (API Platform
+   * `provider`): a store (`MemoryState`, the SQL store: the default provider, `storeProvider`),
+   * a `Provider` or a function. Required when an operation reads (GetCollection, Get, an operation
+   * on `{id}`) without a provider of its own.
+   */
+  provider: providerSchema.optional(),
+  /**
+   * Writes the state of every write operation that has no `processor` of its own (API Platform
+   * `processor`): a store (the default processor, `storeProcessor`), a `Processor` or a function.
+   * Required when a write operation has no processor of its own.
+   */
+  processor: processorSchema.optional(),
   /** @default every filter off */
   filters: z.array(z.custom<FilterDeclaration>()).readonly().optional(),
   /** Pagination of the collection. @default {@link PaginationOptions}' defaults */
@@ -150,6 +185,18 @@ export interface ResolvedOperation {
   readonly strictQueryParameterValidation: boolean;
   /** The operation's `cacheHeaders`, else the resource's; undefined: the API's. */
   readonly cacheHeaders?: Readonly<CacheHeaders>;
+  /** The resource's short name, e.g. `Book` (API Platform `Operation::getShortName`). */
+  readonly shortName: string;
+  /** What a store knows of the resource (API Platform `Operation::getClass`): table and properties. */
+  readonly metadata: ResourceMetadata;
+  /** Reads the state: the operation's own provider, else the resource's; absent when nothing reads. */
+  readonly provider?: Provider;
+  /** Writes the state (write operations): the operation's own processor, else the resource's. */
+  readonly processor?: Processor;
+  /** Whether the body is read (Post, Put, Patch; see `OperationOptions.deserialize`). */
+  readonly deserialize: boolean;
+  /** The status of a successful answer with a body, when declared. */
+  readonly status?: number;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -159,7 +206,9 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   /** What the stores know: table, properties (kinds, nullable, readOnly, writeOnly, relations). */
   readonly metadata: ResourceMetadata;
   readonly operations: readonly ResolvedOperation[];
-  readonly provider: StateProvider;
+  /** The store the resource's `provider` names, if it is one (the back office reads it). */
+  readonly provider?: StateProvider;
+  /** The store the resource's `processor` names, if it is one (the back office writes to it). */
   readonly processor?: StateProcessor;
   readonly filters: readonly ResolvedFilter[];
   readonly pagination: ResolvedPagination;
@@ -197,16 +246,40 @@ function resolvePagination(p: PaginationOptions, option: string): ResolvedPagina
   });
 }
 
-function resolveOperation(
-  declared: ParsedOperation, index: number, o: ParsedOptions, prefix: string, option: string,
-): ResolvedOperation {
-  const at = `${option}.operations[${index}]`;
-  const item = ITEM_KINDS.includes(declared.kind);
-  const path = declared.path ?? (item ? `${prefix}/{id}` : prefix);
-  if (item && !path.includes('{id}')) {
-    throw invalidOption(`${at}.path`, 'expected a path with an {id} placeholder', path);
+/** What resolving an operation needs of its resource. */
+interface OperationScope {
+  readonly o: ParsedOptions;
+  readonly prefix: string;
+  readonly option: string;
+  readonly metadata: ResourceMetadata;
+  readonly provider?: Provider;
+  readonly processor?: Processor;
+}
+
+const WRITE_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch', 'Delete'];
+const BODY_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch'];
+
+/** The route path of an operation: `path`, or `uriTemplate` under the API's prefix, or the default. */
+function operationPath(declared: ParsedOperation, item: boolean, prefix: string, at: string): string {
+  if (declared.path !== undefined && declared.uriTemplate !== undefined) {
+    throw invalidOption(`${at}.uriTemplate`, 'expected path or uriTemplate, not both', declared.uriTemplate);
   }
-  const requirements = declared.requirements ?? (item && declared.path === undefined ? { id: '\\d+' } : {});
+  if (declared.uriTemplate !== undefined) return `${prefix.slice(0, prefix.lastIndexOf('/'))}${declared.uriTemplate}`;
+  return declared.path ?? (item ? `${prefix}/{id}` : prefix);
+}
+
+function resolveOperation(declared: ParsedOperation, index: number, scope: OperationScope): ResolvedOperation {
+  const { o, prefix, option } = scope;
+  const at = `${option}.operations[${index}]`;
+  const custom = declared.path ?? declared.uriTemplate;
+  // a Post on a URI with {id} is about that item (API Platform reads it: its uriVariables)
+  const item = ITEM_KINDS.includes(declared.kind) || (declared.kind === 'Post' && custom?.includes('{id}') === true);
+  const path = operationPath(declared, item, prefix, at);
+  if (item && !path.includes('{id}')) {
+    throw invalidOption(`${at}.${declared.uriTemplate !== undefined ? 'uriTemplate' : 'path'}`,
+      'expected a path with an {id} placeholder', path);
+  }
+  const requirements = declared.requirements ?? (item && custom === undefined ? { id: '\\d+' } : {});
   if (declared.strictQueryParameterValidation !== undefined && declared.kind !== 'GetCollection') {
     const what = 'only GetCollection reads query parameters';
     throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);
@@ -218,6 +291,28 @@ function resolveOperation(
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
   const cacheHeaders = declared.cacheHeaders ?? o.cacheHeaders;
+  const write = WRITE_KINDS.includes(declared.kind);
+  if (declared.processor !== undefined && !write) {
+    throw invalidOption(`${at}.processor`, 'only Post, Put, Patch and Delete write', undefined, { got: 'a processor' });
+  }
+  if (declared.deserialize !== undefined && !BODY_KINDS.includes(declared.kind)) {
+    throw invalidOption(`${at}.deserialize`, 'only Post, Put and Patch read a body', declared.deserialize);
+  }
+  if (declared.status !== undefined && !write) {
+    throw invalidOption(`${at}.status`, 'only Post, Put, Patch and Delete take a status', declared.status);
+  }
+  const provider = declared.provider !== undefined ? asProvider(declared.provider) : scope.provider;
+  const processor = declared.processor !== undefined ? asProcessor(declared.processor) : scope.processor;
+  if (provider === undefined && (item || declared.kind === 'GetCollection')) {
+    const what = 'expected a provider here or on the resource (a store, a Provider or a function): '
+      + `${declared.kind} reads`;
+    throw invalidOption(`${at}.provider`, what, undefined);
+  }
+  if (processor === undefined && write) {
+    const what = 'expected a processor here or on the resource (a store, a Processor or a function): '
+      + `${declared.kind} writes`;
+    throw invalidOption(`${at}.processor`, what, undefined);
+  }
   return Object.freeze({
     kind: declared.kind,
     name,
@@ -235,6 +330,12 @@ function resolveOperation(
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
     strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
     ...(cacheHeaders !== undefined ? { cacheHeaders: Object.freeze({ ...cacheHeaders }) } : {}),
+    shortName: o.shortName,
+    metadata: scope.metadata,
+    ...(provider !== undefined ? { provider } : {}),
+    ...(write && processor !== undefined ? { processor } : {}),
+    deserialize: declared.deserialize ?? BODY_KINDS.includes(declared.kind),
+    ...(declared.status !== undefined ? { status: declared.status } : {}),
   });
 }
 
@@ -277,11 +378,12 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const properties = propertiesOf(o.schema.shape, `${option}.schema`);
   const metadata: ResourceMetadata = Object.freeze({ shortName, table, properties: Object.freeze(properties) });
   const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
-  const operations = declared.map((d, i) => resolveOperation(d, i, o, prefix, option));
-  if (o.processor === undefined && operations.some((op) => op.method !== 'GET')) {
-    const what = 'expected a StateProcessor (create, replace, remove) for the write operations';
-    throw invalidOption(`${option}.processor`, what, undefined);
-  }
+  const scope: OperationScope = {
+    o, prefix, option, metadata,
+    ...(o.provider !== undefined ? { provider: asProvider(o.provider) } : {}),
+    ...(o.processor !== undefined ? { processor: asProcessor(o.processor) } : {}),
+  };
+  const operations = declared.map((d, i) => resolveOperation(d, i, scope));
   const byName = new Map<string, ResolvedOperation>();
   for (const op of operations) {
     const other = byName.get(op.name);
@@ -296,8 +398,8 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     schema: options.schema,
     metadata,
     operations: Object.freeze(operations),
-    provider: o.provider,
-    ...(o.processor !== undefined ? { processor: o.processor } : {}),
+    ...(isStateProvider(o.provider) ? { provider: o.provider } : {}),
+    ...(isStateProcessor(o.processor) ? { processor: o.processor } : {}),
     filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     routePrefix: prefix,

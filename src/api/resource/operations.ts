@@ -1,5 +1,8 @@
 import type { PostDenormalizeContext, SecurityCheck, SecurityContext } from '../../security/RouteSecurity';
 import type { CacheHeaders } from '../httpCache/cacheHeaders';
+import type { Processor, ProcessorFunction } from '../state/Processor';
+import type { Provider, ProviderFunction } from '../state/Provider';
+import type { StateProcessor, StateProvider } from '../state/types';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -35,10 +38,44 @@ export interface OperationOptions {
    */
   name?: string;
   /**
-   * The route path (symfony/routing syntax). Item operations must have an `{id}` placeholder.
+   * The route path (symfony/routing syntax), in full. Item operations must have an `{id}`
+   * placeholder. Not with `uriTemplate`.
    * @default the resource's `routePrefix` (`/api/books`), plus `/{id}` for item operations
    */
   path?: string;
+  /**
+   * API Platform's `uriTemplate`: the path under the API's prefix (the resource's `routePrefix`
+   * without its last segment, `/api` by default), e.g. `/books/{id}/publish` for
+   * `/api/books/{id}/publish`. With an `{id}` placeholder the operation is about one item: its
+   * provider reads it first (a 404 when there is none) and a `Post` receives it as
+   * `previousData`. Not with `path`.
+   * @example Post({ uriTemplate: '/books/{id}/publish', processor: publish, deserialize: false, status: 200 })
+   */
+  uriTemplate?: string;
+  /**
+   * Reads the operation's state (API Platform `provider`): a {@link Provider}, a function, or a
+   * store (wrapped by `storeProvider`).
+   * @default the resource's `provider`
+   */
+  provider?: Provider | ProviderFunction | StateProvider;
+  /**
+   * Writes the operation's state (API Platform `processor`): a {@link Processor}, a function, or
+   * a store (wrapped by `storeProcessor`). Only on `Post`, `Put`, `Patch` and `Delete`.
+   * @default the resource's `processor`
+   */
+  processor?: Processor | ProcessorFunction | StateProcessor;
+  /**
+   * Whether the body is read (API Platform `deserialize`). `false`: no body is read and the
+   * processor receives the stored item's properties (an action such as `publish`), or `{}` on a
+   * collection. Only on `Post`, `Put` and `Patch`.
+   * @default true
+   */
+  deserialize?: boolean;
+  /**
+   * The status of a successful answer with a body (API Platform `status`), 200 to 299.
+   * @default 201 for `Post`, else 200 (204 when the processor returns nothing)
+   */
+  status?: number;
   /**
    * Requirements of the route's placeholders (regexes without delimiters).
    * @default `{ id: '\\d+' }` for item operations, none for collection operations

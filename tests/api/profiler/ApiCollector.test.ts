@@ -21,8 +21,15 @@ test('records the resource, operation, negotiated format and the store classes o
   const data = await apiData(String(res.headers['x-debug-token']));
   expect(data).toMatchObject({
     enabled: true, resource: 'Book', operation: { name: 'book_show', kind: 'Get', method: 'GET', path: '/api/books/{id}' },
-    format: 'application/hal+json', provider: 'MemoryState', processor: 'MemoryState', item: { id: 1, version: 1 }, violations: [],
+    format: 'application/hal+json', provider: 'MemoryState', item: { id: 1, version: 1 }, violations: [],
   });
+  // a read has no processor (API Platform's Get has none): the panel shows none
+  expect(data.processor).toBeUndefined();
+});
+
+test('records the store class of a write\'s processor', async () => {
+  const res = await request(kernel).post('/api/books').set('Authorization', USER).send({ title: 'Ubik' }).expect(201);
+  expect(await apiData(String(res.headers['x-debug-token']))).toMatchObject({ provider: 'MemoryState', processor: 'MemoryState' });
 });
 
 test('the panel lists the violations of a 422', async () => {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import {
-  defineResource, Get, GetCollection, Post, relation, SearchFilter, type ResourceOptions,
+  defineResource, Delete, Get, GetCollection, Post, relation, SearchFilter, type ResourceOptions,
 } from '../../../src/api';
 import { MemoryState } from '../../../src/api/state/MemoryState';
 
@@ -47,11 +47,25 @@ describe('defineResource options', () => {
     ['a schema that is not a zod object', book({ schema: { title: 'string' } }),
       'Invalid option "resources.Book.schema": expected a zod object (z.object({...})) (got {"title":"string"}).'],
     ['a missing provider', book({ provider: undefined }),
-      'Invalid option "resources.Book.provider": expected a StateProvider (provideCollection, provideItem) '
-        + '(got nothing).'],
+      'Invalid option "resources.Book.operations[0].provider": expected a provider here or on the resource '
+        + '(a store, a Provider or a function): GetCollection reads (got nothing).'],
+    ['a provider that is neither a store nor a Provider', book({ provider: { provideItem: () => null } }),
+      'Invalid option "resources.Book.provider": expected a Provider (provide), a function (operation, uriVariables, '
+        + 'context) or a store (provideCollection, provideItem) (got {}).'],
     ['write operations without a processor', book({ processor: undefined, operations: [Post()] }),
-      'Invalid option "resources.Book.processor": expected a StateProcessor (create, replace, remove) '
-        + 'for the write operations (got nothing).'],
+      'Invalid option "resources.Book.operations[0].processor": expected a processor here or on the resource '
+        + '(a store, a Processor or a function): Post writes (got nothing).'],
+    ['a processor on a read', book({ operations: [Get({ processor: () => null })] }),
+      'Invalid option "resources.Book.operations[0].processor": only Post, Put, Patch and Delete write (got a processor).'],
+    ['deserialize on a Delete', book({ operations: [Delete({ deserialize: false })] }),
+      'Invalid option "resources.Book.operations[0].deserialize": only Post, Put and Patch read a body (got false).'],
+    ['a status out of 2xx', book({ operations: [Post({ status: 302 })] }),
+      'Invalid option "resources.Book.operations[0].status": expected an HTTP status from 200 to 299 (got 302).'],
+    ['both path and uriTemplate', book({ operations: [Get({ path: '/api/b/{id}', uriTemplate: '/b/{id}' })] }),
+      'Invalid option "resources.Book.operations[0].uriTemplate": expected path or uriTemplate, not both (got "/b/{id}").'],
+    ['an item uriTemplate without {id}', book({ operations: [Get({ uriTemplate: '/books/first' })] }),
+      'Invalid option "resources.Book.operations[0].uriTemplate": expected a path with an {id} placeholder '
+        + '(got "/api/books/first").'],
     ['an item path without {id}', book({ operations: [Get({ path: '/books/one' })] }),
       'Invalid option "resources.Book.operations[0].path": expected a path with an {id} placeholder '
         + '(got "/books/one").'],
