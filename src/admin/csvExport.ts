@@ -69,7 +69,7 @@ export function csvExport(app: AdminApp, admin: AdminResource) {
     const { provider, metadata } = admin.resource;
     const order: OrderBy[] = q.sort === undefined ? [] : [{ property: q.sort, direction: q.direction }];
     const context = app.stateContext(req);
-    const chunk = (page: number) => provider.provideCollection(metadata, {
+    const chunk = (page: number) => provider!.provideCollection(metadata, {
       conditions: q.conditions, order, page, itemsPerPage: EXPORT_CHUNK, partial: true,
     }, context);
     let next = await chunk(1);

@@ -45,7 +45,7 @@ async function existing(
 ): Promise<Map<number, StoredItem>> {
   if (ids.size === 0) return new Map();
   const { provider, metadata } = admin.resource;
-  const page = await provider.provideCollection(metadata, {
+  const page = await provider!.provideCollection(metadata, {
     conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: [...ids] }],
     order: [], page: 1, itemsPerPage: ids.size, partial: true,
   }, app.stateContext(req));
@@ -208,7 +208,7 @@ export function auditScreen(app: AdminApp) {
 
 /** An item's detail page, or undefined when the item is gone. */
 async function itemUrl(app: AdminApp, req: Request, admin: AdminResource, id: number): Promise<string | undefined> {
-  const item = await admin.resource.provider.provideItem(admin.resource.metadata, id, app.stateContext(req));
+  const item = await admin.resource.provider!.provideItem(admin.resource.metadata, id, app.stateContext(req));
   return item === null ? undefined : app.url(req, admin.slug, id);
 }
 
