@@ -38,7 +38,7 @@ export async function referrersOf(
     for (const field of other.fields) {
       if (field.relation !== admin.shortName) continue;
       const { provider, metadata, filters } = other.resource;
-      const page = await provider.provideCollection(metadata, {
+      const page = await provider!.provideCollection(metadata, {
         conditions: [{ type: 'search', property: field.name, strategy: 'exact', values: [id] }],
         order: [], page: 1, itemsPerPage: limit, partial: false,
       }, app.stateContext(req));
