@@ -51,8 +51,15 @@ export function isValidHostAndPort(value: string): boolean {
 /**
  * @param value - an `X-Forwarded-Prefix` value, e.g. `/shop`
  * @returns true for an absolute path (RFC 3986 `path-abempty` starting with `/`); `@evil.com`,
- *   `.evil.com` or `//evil.com` are refused (they would move the host of generated URLs)
+ *   `.evil.com` or `//evil.com` are refused (they would move the host of generated URLs), and so
+ *   is a dot segment (`/.`, `/a/..`, `/%2e`: RFC 3986 §5.2.4 removes it, so the generated URL's
+ *   path would not start with the prefix given)
  */
 export function isValidPrefix(value: string): boolean {
-  return PATH.test(value) && !value.startsWith('//');
+  return PATH.test(value) && !value.startsWith('//') && !value.split('/').some(isDotSegment);
+}
+
+/** `.` or `..`, also written `%2e` (the WHATWG URL parser's single- and double-dot segments). */
+function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
 }

@@ -24,7 +24,10 @@ export interface OpenApiOptions {
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
   readonly info: { title: string; version: string; description?: string };
-  /** `[{ url: '/' }]`: the paths are the routes' full paths, from the host's root (API Platform's). */
+  /**
+   * `[{ url: <entrypoint> }]` (e.g. `/api`) with paths relative to it (`/books/{id}`) when every
+   * operation lives under the entrypoint, else `[{ url: '/' }]` with the routes' full paths.
+   */
   readonly servers: Array<{ url: string }>;
   readonly paths: Record<string, Record<string, unknown>>;
   readonly components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
@@ -192,6 +195,20 @@ function successResponses(
 }
 
 /**
+ * The server URL the paths are relative to: the API's entrypoint (`/api`) when every operation's
+ * path starts with it, else `''` (the routes' full paths, under `servers: [{ url: '/' }]`).
+ * API Platform's OpenApiFactory always writes `/` and full paths; clients that build a resource's
+ * URL from `servers[0].url` and the path (api-doc-parser, behind API Platform Admin) then find no
+ * list or create operation behind a prefix, so the entrypoint becomes the server here.
+ */
+function serverBase(api: ApiDescription): string {
+  const prefix = api.entrypoint.replace(/\/+$/, '');
+  if (prefix === '') return '';
+  const all = api.resources.flatMap((r) => r.operations);
+  return all.length > 0 && all.every((op) => op.path.startsWith(`${prefix}/`)) ? prefix : '';
+}
+
+/**
  * The schema of the `id` path parameter, one for every operation on the path (a generated client
  * types the id once per resource, not once per method): the identifier's type (`id` in the output
  * schema), an integer from 0 for integer ids; for string ids, the route requirement when every
@@ -290,6 +307,7 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
   const schemas: Record<string, JsonSchema> = { ...errorSchemas() };
   const paths: Record<string, Record<string, unknown>> = {};
   const names = new Map<string, number>();
+  const base = serverBase(api);
   for (const r of api.resources) for (const op of r.operations) names.set(op.name, (names.get(op.name) ?? 0) + 1);
   for (const resource of api.resources) {
     const own = resourceSchemas(resource);
@@ -297,7 +315,7 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
     const idType = ((own.components[own.names.output].properties ?? {}) as Record<string, JsonSchema>).id?.type;
     for (const op of resource.operations) {
       const operationId = (names.get(op.name) ?? 0) > 1 ? `${op.name}_${op.method.toLowerCase()}` : op.name;
-      const item = (paths[op.path] ??= {});
+      const item = (paths[op.path.slice(base.length)] ??= {});
       const id = idSchema(resource, op.path, idType);
       item[op.method.toLowerCase()] = operationObject(op, resource, own.names, api, operationId, schemes, id);
     }
@@ -309,8 +327,7 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
       version: options.version ?? '1.0.0',
       ...(options.description !== undefined ? { description: options.description } : {}),
     },
-    // API Platform's OpenApiFactory: the full route paths, relative to the request's base URL
-    servers: [{ url: '/' }],
+    servers: [{ url: base === '' ? '/' : base }],
     paths,
     components: { schemas, securitySchemes: Object.fromEntries(schemes.map((s) => [s, SCHEMES[s]])) },
     // reads are open to anonymous clients unless an operation says otherwise

@@ -74,6 +74,8 @@ export function toOpenApiDialect(schema: JsonSchema): JsonSchema {
         .map(([k, v]) => [k, isSchema(v) ? toOpenApiDialect(v) : v]));
     } else out[name] = value;
   }
+  // zod's date-time pattern accepts only `Z`; the API writes and reads API Platform's `+00:00` too
+  if (out.format === 'date-time') delete out.pattern;
   const anyOf = out.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2 && isSchema(anyOf[1]) && isNullSchema(anyOf[1])
     && isSchema(anyOf[0])) {

@@ -32,8 +32,8 @@ describe('apiRoutes serves the documentation by default', () => {
     expect(res.headers['content-type']).toBe('application/vnd.openapi+json; charset=utf-8');
     const doc = JSON.parse(res.text) as { info: object; paths: Record<string, Record<string, unknown>> };
     expect(doc.info).toEqual({ title: 'Planets', version: '2.1.0', description: 'Every planet.' });
-    expect(Object.keys(doc.paths)).toEqual(['/api/planets', '/api/planets/{id}']);
-    expect(Object.keys(doc.paths['/api/planets'])).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths)).toEqual(['/planets', '/planets/{id}']);
+    expect(Object.keys(doc.paths['/planets'])).toEqual(['get', 'post']);
   });
 
   test('GET /api/docs: the Swagger UI page for a browser, the OpenAPI document for curl (Accept: */*)', async () => {

@@ -15,6 +15,7 @@ import { createSqlState, type SqlStore } from '../../../src/api/sql';
 
 let store: SqlStore;
 let document: OpenApiDocument;
+let api: ReturnType<typeof describeApi>;
 
 type Operation = {
   operationId: string;
@@ -58,7 +59,8 @@ beforeAll(() => {
       BooleanFilter(['featured']), DateFilter(['publishedAt']), ExistsFilter(['author']),
     ],
   });
-  document = createOpenApiDocument(describeApi([book, author]), { title: 'Library', version: '2.0.0' });
+  api = describeApi([book, author]);
+  document = createOpenApiDocument(api, { title: 'Library', version: '2.0.0' });
 });
 
 afterAll(async () => { await store.close(); });
@@ -76,32 +78,32 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
     const listed = Object.entries(document.paths)
       .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(listed.sort()).toEqual([
-      'DELETE /api/authors/{id}', 'DELETE /api/books/{id}', 'GET /api/authors', 'GET /api/authors/{id}',
-      'GET /api/books',
-      'GET /api/books/{id}', 'PATCH /api/authors/{id}', 'PATCH /api/books/{id}', 'POST /api/authors', 'POST /api/books',
-      'PUT /api/authors/{id}', 'PUT /api/books/{id}',
+      'DELETE /authors/{id}', 'DELETE /books/{id}', 'GET /authors', 'GET /authors/{id}',
+      'GET /books',
+      'GET /books/{id}', 'PATCH /authors/{id}', 'PATCH /books/{id}', 'POST /authors', 'POST /books',
+      'PUT /authors/{id}', 'PUT /books/{id}',
     ]);
-    expect([op('/api/books/{id}', 'put').operationId, op('/api/books/{id}', 'patch').operationId])
+    expect([op('/books/{id}', 'put').operationId, op('/books/{id}', 'patch').operationId])
       .toEqual(['book_update_put', 'book_update_patch']);
   });
 
   test('the collection documents the pagination and each filter\'s query parameters', () => {
-    const names = op('/api/books', 'get').parameters.map((p) => p.name);
+    const names = op('/books', 'get').parameters.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining([
       'page', 'itemsPerPage', 'partial', 'title', 'title[]', 'author', 'author[]', 'order[title]', 'order[price]',
       'price[gt]', 'price[gte]', 'price[lt]', 'price[lte]', 'price[between]', 'featured',
       'publishedAt[before]', 'publishedAt[strictly_before]', 'publishedAt[after]', 'publishedAt[strictly_after]',
       'exists[author]',
     ]));
-    const itemsPerPage = op('/api/books', 'get').parameters.find((p) => p.name === 'itemsPerPage');
+    const itemsPerPage = op('/books', 'get').parameters.find((p) => p.name === 'itemsPerPage');
     expect(itemsPerPage?.schema).toEqual({ type: 'integer', minimum: 0, maximum: 100, default: 30 });
   });
 
   test('bodies: JSON-LD and JSON for POST and PUT, merge-patch only for PATCH', () => {
     const types = ['application/ld+json', 'application/json'];
-    expect(Object.keys(op('/api/books', 'post').requestBody!.content)).toEqual(types);
-    expect(Object.keys(op('/api/books/{id}', 'put').requestBody!.content)).toEqual(types);
-    expect(op('/api/books/{id}', 'patch').requestBody!.content).toEqual({
+    expect(Object.keys(op('/books', 'post').requestBody!.content)).toEqual(types);
+    expect(Object.keys(op('/books/{id}', 'put').requestBody!.content)).toEqual(types);
+    expect(op('/books/{id}', 'patch').requestBody!.content).toEqual({
       'application/merge-patch+json': { schema: { $ref: '#/components/schemas/Book.patch' } },
     });
   });
@@ -120,8 +122,18 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
     expect(schemas['Book.jsonld'].properties['@id']).toMatchObject({ type: 'string' });
   });
 
-  test('servers: the paths are the routes\' full paths, from the root (API Platform\'s OpenApiFactory)', () => {
-    expect(document.servers).toEqual([{ url: '/' }]);
+  test('servers: the API\'s entrypoint, with paths relative to it (a client\'s URL is servers[0] + path)', () => {
+    expect(document.servers).toEqual([{ url: '/api' }]);
+    const operations = api.resources.flatMap((r) => r.operations);
+    for (const o of operations) {
+      expect(document.paths[o.path.slice('/api'.length)]).toHaveProperty(o.method.toLowerCase());
+    }
+  });
+
+  test('servers: `/` with the routes\' full paths when an operation lives outside the entrypoint', () => {
+    const doc = createOpenApiDocument({ ...api, entrypoint: '/v2' });
+    expect(doc.servers).toEqual([{ url: '/' }]);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/books', '/api/books/{id}']));
   });
 
   test('a nullable property is `type: [T, "null"]` (OpenAPI 3.1), not an anyOf without a type', () => {
@@ -155,7 +167,7 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
   });
 
   test('the id has one schema on every operation of a path, the identifier\'s type', () => {
-    for (const path of ['/api/books/{id}', '/api/authors/{id}']) {
+    for (const path of ['/books/{id}', '/authors/{id}']) {
       const ids = Object.keys(document.paths[path])
         .map((m) => op(path, m).parameters.find((p) => p.in === 'path' && p.name === 'id')?.schema);
       expect([path, ids]).toEqual([path, ids.map(() => ({ type: 'integer', minimum: 0 }))]);
@@ -164,16 +176,16 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
 
   test('responses: each status an operation can answer, errors as problem details, 422 with violations', () => {
     const statuses = (path: string, method: string): string[] => Object.keys(op(path, method).responses);
-    expect(statuses('/api/books', 'get')).toEqual(['200', '400', '401', '406']);
+    expect(statuses('/books', 'get')).toEqual(['200', '400', '401', '406']);
     // GET /api/books/abc: DELETE's route takes it, GET's does not (a 405)
-    expect(statuses('/api/books/{id}', 'get')).toEqual(['200', '304', '401', '404', '405', '406']);
-    expect(statuses('/api/books', 'post')).toEqual(['201', '400', '401', '403', '406', '413', '415', '422']);
-    expect(statuses('/api/books/{id}', 'patch'))
+    expect(statuses('/books/{id}', 'get')).toEqual(['200', '304', '401', '404', '405', '406']);
+    expect(statuses('/books', 'post')).toEqual(['201', '400', '401', '403', '406', '413', '415', '422']);
+    expect(statuses('/books/{id}', 'patch'))
       .toEqual(['200', '400', '401', '403', '404', '405', '406', '412', '413', '415', '422']);
-    expect(statuses('/api/books/{id}', 'delete')).toEqual(['204', '401', '403', '404', '406', '409', '412']);
-    const created = op('/api/books', 'post').responses['201'].content!;
+    expect(statuses('/books/{id}', 'delete')).toEqual(['204', '401', '403', '404', '406', '409', '412']);
+    const created = op('/books', 'post').responses['201'].content!;
     expect(Object.keys(created)).toEqual(['application/ld+json', 'application/hal+json', 'application/json']);
-    expect(op('/api/books', 'post').responses['422'].content).toEqual({
+    expect(op('/books', 'post').responses['422'].content).toEqual({
       // every format's errors are problem+json, JSON-LD's included (API Platform 3.4; issue 24)
       'application/problem+json': { schema: { $ref: '#/components/schemas/ConstraintViolationList' } },
     });
@@ -184,8 +196,8 @@ describe('createOpenApiDocument(describeApi(resources))', () => {
       basicAuth: expect.objectContaining({ type: 'http', scheme: 'basic' }),
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
-    expect(op('/api/books', 'post').security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
-    expect(op('/api/books', 'get').security).toBeUndefined();
+    expect(op('/books', 'post').security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
+    expect(op('/books', 'get').security).toBeUndefined();
     expect(document.security).toEqual([{}, { basicAuth: [] }, { bearerAuth: [] }]);
   });
 });

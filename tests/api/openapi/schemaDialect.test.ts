@@ -3,6 +3,7 @@
  * extensions, through nested schemas, and the same values accepted before and after (ajv).
  */
 import Ajv2020 from 'ajv/dist/2020';
+import { z } from 'zod';
 import { toOpenApiDialect } from '../../../src/api/openapi/schemaDialect';
 
 describe('toOpenApiDialect(schema)', () => {
@@ -21,6 +22,14 @@ describe('toOpenApiDialect(schema)', () => {
   test('a branch that cannot take a type array keeps the anyOf', () => {
     const ref = { anyOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }] };
     expect(toOpenApiDialect(ref)).toEqual(ref);
+  });
+
+  test('a date-time has no pattern: the API writes `+00:00`, which zod\'s `Z`-only pattern refuses', () => {
+    const zod = z.toJSONSchema(z.object({ at: z.iso.datetime().nullable() })) as Record<string, unknown>;
+    const out = toOpenApiDialect(zod) as { properties: { at: Record<string, unknown> } };
+    expect(out.properties.at).toEqual({ type: ['string', 'null'], format: 'date-time' });
+    const validate = new Ajv2020({ strict: false }).compile(out);
+    expect(validate({ at: '2015-03-01T10:00:00+00:00' })).toBe(true);
   });
 
   test('an unknown keyword becomes an x- extension, at any depth', () => {
