@@ -2,7 +2,8 @@
  * Issue 24: `@api-platform/api-doc-parser` 0.16.10 (the parser behind API Platform Admin and its
  * client generator) reads the demo's Hydra documentation, found from the entrypoint's `Link`
  * header, over real HTTP on 127.0.0.1: every resource, field type, `required` flag, the to-one
- * `Book.author`, every operation and the search parameters. The parser is an ES module, which
+ * `Book.author`, every operation and the search parameters; and its OpenAPI side on
+ * `/api/docs.json`. The parser is an ES module, which
  * jest's CommonJS runtime cannot load: `apiDocParser.mjs` runs it in a child `node`.
  */
 import { execFile } from 'node:child_process';
@@ -79,4 +80,29 @@ test('the search parameters of Book\'s collection, with their ranges', () => {
     ['title', `${XSD}string`], ['order[price]', `${XSD}decimal`], ['featured', `${XSD}boolean`],
     ['author', `${origin}/api/docs.jsonld#Author`], ['publishedAt[after]', `${XSD}date`],
   ]));
+});
+
+describe('the OpenAPI document (API Platform Admin\'s OpenAPI mode)', () => {
+  let openapi: Parsed;
+  beforeAll(async () => { openapi = await parse('openapi', `${origin}/api/docs.json`); });
+  const of = (name: string): Parsed => openapi.resources.find((r: Parsed) => r.name === name);
+
+  test('finds both resources under the API\'s prefix, each with its list, create, show, edit and delete', () => {
+    // with `servers: [{url: '/'}]` and full paths (API Platform's) the URLs were /books, without list or create
+    expect(openapi.resources.map((r: Parsed) => [r.name, r.url])).toEqual([
+      ['books', `${origin}/api/books`], ['authors', `${origin}/api/authors`],
+    ]);
+    for (const name of ['books', 'authors']) {
+      expect([name, [...new Set(of(name).operations.map((o: Parsed) => o.type))].sort()])
+        .toEqual([name, ['create', 'delete', 'edit', 'list', 'show']]);
+    }
+  });
+
+  test('Book\'s fields: required flags, scalar types, Book.author a to-one reference to authors', () => {
+    const fields = Object.fromEntries(of('books').fields.map((f: Parsed) => [f.name, f]));
+    expect(Object.keys(fields)).toEqual(['id', 'title', 'isbn', 'publishedAt', 'price', 'featured', 'author']);
+    expect(Object.values(fields).filter((f: Parsed) => f.required).map((f: Parsed) => f.name)).toEqual(['id', 'title']);
+    expect([fields.title.type, fields.publishedAt.type, fields.featured.type]).toEqual(['string', 'date', 'boolean']);
+    expect([fields.author.reference, fields.author.maxCardinality]).toEqual(['authors', 1]);
+  });
 });
