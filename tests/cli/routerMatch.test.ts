@@ -106,7 +106,9 @@ describe('routerMatch(routes, pathInfo, options)', () => {
       ' Route "book_list" almost matches but method "DELETE" does not match any of the required methods (GET)',
     ]);
     expect(lines).toContain(' Route "boom" does not match: Path "/boom" does not match');
-    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(39); // every route of the demo table
+    // every route of the demo table
+    expect(lines.filter((l) => l.startsWith(' Route "'))).toHaveLength(routes.all().length);
+    expect(routes.all().length).toBeGreaterThan(30);
   });
 
   it('stops at the first matching route: later routes are not reported', () => {

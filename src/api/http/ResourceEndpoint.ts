@@ -347,6 +347,8 @@ export class ResourceEndpoint {
     req: Request, res: Response, format: ApiFormat, operation: ResolvedOperation, item: StoredItem | null,
   ): void {
     if (item === null) {
+      // API Platform's RespondProcessor sets Accept-Patch on every operation but the collection's
+      if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
       res.status(204).vary('Accept').end();
       return;
     }

@@ -72,7 +72,9 @@ describe('a resource with a provider and no store', () => {
 
   test('the OpenAPI document has its two paths with only GET', () => {
     const doc = createOpenApiDocument(describeApi([topBook]));
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/top_books', '/api/top_books/{id}']);
+    // relative to the document's server, the API's entrypoint
+    expect(doc.servers).toEqual([{ url: '/api' }]);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/top_books', '/top_books/{id}']);
     for (const ops of Object.values(doc.paths)) expect(Object.keys(ops as object).filter((k) => k !== 'parameters')).toEqual(['get']);
   });
 });
