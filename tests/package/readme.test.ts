@@ -11,10 +11,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanEnv, freePort, killIfRunning, startProcess, type ServerProcess } from '../service/serverProcess';
+import { cleanEnv, freePort, killIfRunning, startProcess, stopProcess, type ServerProcess } from '../service/serverProcess';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
+import { describeWith } from '../helpers/requirements';
 import { scaled } from '../helpers/timeScale';
 import { installConsumer, packInto, REPO } from './consumerProject';
-import { consoleSteps, installedPackages, missingLine, readmeBlocks, type ReadmeBlock } from './readmeBlocks';
+import {
+  announcedExitCode, consoleSteps, installedPackages, missingLine, readmeBlocks, type ReadmeBlock,
+} from './readmeBlocks';
 
 const blocks = readmeBlocks(fs.readFileSync(path.join(REPO, 'README.md'), 'utf8'));
 const groups = [...new Set(blocks.map((b) => b.group))];
@@ -43,7 +47,7 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'express-kernel-readme-'));
   const { tarball } = packInto(tmp);
   project = path.join(tmp, 'consumer');
-  const wanted = blocks.filter((b) => b.kind === 'install').map((b) => installedPackages(b.body));
+  const wanted = blocks.filter((b) => b.kind === 'install' || b.kind === 'postgres').map((b) => installedPackages(b.body));
   const extra = [...new Set(wanted.flatMap((w) => [...w.dependencies, ...w.dev]))].filter((p) => p !== 'express-kernel');
   installConsumer(project, tarball, extra);
 }, scaled(2 * 60_000));
@@ -60,11 +64,37 @@ test('the README marks its runnable blocks: an install line, a program and a con
   for (const block of blocks.filter((b) => b.kind === 'console')) expect(consoleSteps(block.body).length).toBeGreaterThan(0);
 });
 
-describe.each(groups)('README group "%s"', (group) => {
+/** A second run of a group's server and sessions with its environment changed (the PostgreSQL variant). */
+interface Variant {
+  readonly name: string;
+  /** Prepares the variant (a server, a database) and returns the server's extra environment. */
+  readonly start: () => Promise<Record<string, string>>;
+  readonly stop: () => Promise<void>;
+}
+
+function postgresVariant(group: string): Variant {
+  let pg: TestPostgres | undefined;
+  return {
+    name: 'on PostgreSQL',
+    start: async () => {
+      pg = await startPostgres();
+      return { DATABASE_URL: await pg.createDatabase(`readme_${group.replace(/\W/g, '_')}`) };
+    },
+    stop: async () => { await pg?.stop(); },
+  };
+}
+
+/**
+ * The tests of one group: its files written, its server started (with `variant`'s environment),
+ * each console command run, then the server stopped as its `stop` block says.
+ */
+function describeGroup(group: string, variant?: Variant): void {
   const own = blocks.filter((b) => b.group === group);
   const dir = (): string => path.join(project, group);
   const ports: number[] = [];
   let server: ServerProcess | undefined;
+  const serve = own.find((b) => b.kind === 'serve');
+  const stop = own.find((b) => b.kind === 'stop');
 
   beforeAll(async () => {
     while (ports.length < 10) {
@@ -75,29 +105,52 @@ describe.each(groups)('README group "%s"', (group) => {
     for (const b of own.filter((x): x is ReadmeBlock & { file: string } => x.file !== undefined)) {
       fs.writeFileSync(path.join(dir(), b.file), atPort(b.body, ports));
     }
-    const serve = own.find((b) => b.kind === 'serve');
+    const env = variant === undefined ? {} : await variant.start();
     if (serve !== undefined) {
       // `npx tsx app.ts` as one process (tsx's own command forks a second one, which a kill misses)
       server = await startProcess({
         command: process.execPath, args: ['--import', 'tsx', serve.file!], cwd: dir(),
-        env: cleanEnv(), ready: /listening on/i, timeoutMs: 60_000,
+        env: cleanEnv(env), ready: /listening on/i, timeoutMs: 60_000,
       });
     }
   }, scaled(2 * 60_000));
 
-  afterAll(() => { killIfRunning(server); });
+  afterAll(async () => {
+    killIfRunning(server);
+    await variant?.stop();
+  });
 
   const steps = own.filter((b) => b.kind === 'console')
     .flatMap((b) => consoleSteps(b.body).map((s) => ({ ...s, line: b.line })));
-  if (steps.length === 0) return;
-  test.each(steps)('$ $command', async ({ command, expected, line }) => {
-    const output = await shell(atPort(command, ports), dir(), scaled(60_000));
-    const missing = missingLine(expected.map((e) => atPort(e, ports)), output);
-    if (missing !== undefined) {
-      throw new Error(`README block at line ${line}: "${command}" did not print\n  ${missing}\nIt printed:\n${output}`);
-    }
-  }, scaled(90_000));
-});
+  if (steps.length > 0) {
+    test.each(steps)('$ $command', async ({ command, expected, line }) => {
+      const output = await shell(atPort(command, ports), dir(), scaled(60_000));
+      const missing = missingLine(expected.map((e) => atPort(e, ports)), output);
+      if (missing !== undefined) {
+        throw new Error(`README block at line ${line}: "${command}" did not print\n  ${missing}\nIt printed:\n${output}`);
+      }
+    }, scaled(90_000));
+  }
+  if (stop !== undefined) {
+    test(`on SIGTERM the server prints what line ${stop.line} shows and exits as it says`, async () => {
+      const before = server!.output().length;
+      const { code } = await stopProcess(server!, 'SIGTERM', 30_000);
+      const output = server!.output().slice(before);
+      const missing = missingLine(stop.body.trimEnd().split('\n').map((e) => atPort(e, ports)), output);
+      if (missing !== undefined) throw new Error(`README block at line ${stop.line}: the server did not print\n  ${missing}\nIt printed:\n${output}`);
+      const announced = announcedExitCode(stop.body);
+      if (announced !== undefined) expect(code).toBe(announced);
+    }, scaled(60_000));
+  }
+}
+
+describe.each(groups)('README group "%s"', (group) => { describeGroup(group); });
+
+for (const group of [...new Set(blocks.filter((b) => b.kind === 'postgres').map((b) => b.group))]) {
+  describeWith('postgresql')(`README group "${group}" on PostgreSQL (DATABASE_URL)`, () => {
+    describeGroup(group, postgresVariant(group));
+  });
+}
 
 test("the README's TypeScript files type-check in a strict project (skipLibCheck: false)", async () => {
   const files = blocks.filter((b) => b.file?.endsWith('.ts')).map((b) => path.join(b.group, b.file!));

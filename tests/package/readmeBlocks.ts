@@ -11,12 +11,19 @@
  *   once it prints a line with `listening on` (any case);
  * - `console <group>`: a shell session: each `$ command` (a trailing `\` continues it) is run
  *   with bash in the group's folder, and the lines after it are its expected output, each
- *   matching one line of the actual output, in order (`…` matches anything).
+ *   matching one line of the actual output, in order (`…` matches anything);
+ * - `stop <group>`: what the group's server prints once it gets SIGTERM (after the console
+ *   sessions), matched as a console command's output; a line `… exit code <n> …` there is also
+ *   the exit code the process must end with;
+ * - `postgres <group>`: the same program on PostgreSQL: its `npm install` lines join the group's,
+ *   and the group's server and console sessions run a second time with `DATABASE_URL` naming a
+ *   new database of a throwaway PostgreSQL server (tests/helpers/postgres.ts; skipped without
+ *   postgresql, failing with CI=true).
  */
 
 /** One marked block. */
 export interface ReadmeBlock {
-  readonly kind: 'install' | 'file' | 'serve' | 'console';
+  readonly kind: 'install' | 'file' | 'serve' | 'console' | 'stop' | 'postgres';
   readonly group: string;
   /** The file name (`file`, `serve`), else undefined. */
   readonly file?: string;
@@ -31,7 +38,7 @@ export interface ConsoleStep {
   readonly expected: readonly string[];
 }
 
-const MARKER = /^<!-- readme-test: (install|file|serve|console) ([\w.-]+)(?:\/([\w.-]+))? -->$/;
+const MARKER = /^<!-- readme-test: (install|file|serve|console|stop|postgres) ([\w.-]+)(?:\/([\w.-]+))? -->$/;
 const KINDS_WITH_FILE = new Set(['file', 'serve']);
 
 /**
@@ -86,6 +93,12 @@ export function installedPackages(body: string): { dependencies: string[]; dev: 
     (dev ? result.dev : result.dependencies).push(...names);
   }
   return result;
+}
+
+/** The exit code a `stop` block announces (`… exit code 0 …`), or undefined when it names none. */
+export function announcedExitCode(body: string): number | undefined {
+  const match = /\bexit code (\d+)\b/.exec(body);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /**
