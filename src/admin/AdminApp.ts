@@ -15,6 +15,8 @@ import { requireSession } from '../session/requireSession';
 import type { ResolvedAdminOptions } from './AdminOptions';
 import { adminResource, itemLabel, type AdminResource } from './AdminResource';
 import { AuditLog, type AuditAction, type AuditEntry, type AuditFieldChange } from './AuditLog';
+import type { DisplayContext } from './display';
+import { localized, type LocalizedText } from './localized';
 import { translatorFor, type Translator } from './translations';
 
 declare module 'express-session' {
@@ -57,7 +59,7 @@ export class AdminApp {
   readonly readForm = createFormBodyReader(FORM_LIMIT);
 
   constructor(readonly options: ResolvedAdminOptions) {
-    this.admins = new Map(options.resources.map((r) => [r.shortName, adminResource(r)]));
+    this.admins = new Map(options.resources.map((r) => [r.shortName, adminResource(r, options.crud[r.shortName])]));
     this.prefixes = Object.fromEntries(options.resources.map((r) => [r.shortName, r.routePrefix]));
     this.audit = new AuditLog(options.auditStore);
   }
@@ -76,6 +78,22 @@ export class AdminApp {
 
   translator(req: Request): { t: Translator; lang: string } {
     return translatorFor(req.locale);
+  }
+
+  /** A configured text (a label, a help) in the request's locale. */
+  text(req: Request, text: LocalizedText): string {
+    return localized(text, req.locale);
+  }
+
+  /** What `displayValue` needs to show an item's values to this request. */
+  displayContext(req: Request, labels: ReadonlyMap<string, string>): DisplayContext {
+    return {
+      req, t: this.translator(req).t, labels,
+      relatedUrl: (shortName, id) => {
+        const target = this.admins.get(shortName);
+        return target === undefined ? undefined : this.url(req, target.slug, id);
+      },
+    };
   }
 
   /** Keeps a message for the next page (Symfony's flash bag). */
@@ -218,7 +236,7 @@ export class AdminApp {
       stylesheet: `${requestBase(req).baseUrl}${this.options.stylesheetPath}`,
       home: this.url(req),
       logout: this.url(req, 'logout'),
-      nav: [...this.admins.values()].map((a) => ({ label: a.shortName, url: this.url(req, a.slug) })),
+      nav: [...this.admins.values()].map((a) => ({ label: this.text(req, a.plural), url: this.url(req, a.slug) })),
       auditNav: this.url(req, 'audit'),
       // the forms' token (the session's); a page that gives its own (the login page) starts no session
       token: typeof context.token === 'string' ? context.token : csrfToken(req),

@@ -4,6 +4,7 @@ import { functionOption, integerFrom, nonEmptyString, objectWith, optionsObject 
 import type { Resource } from '../api/resource/defineResource';
 import type { StateContext, StateProcessor, StateProvider } from '../api/state/types';
 import type { AuditStore } from './AuditLog';
+import { crudOptionsSchema, type CrudOptions } from './CrudOptions';
 
 const RESOURCE = 'expected what defineResource() returns';
 const PATH = 'expected a path such as "/admin" (no trailing slash, no placeholder)';
@@ -23,6 +24,15 @@ export const adminOptionsSchema = optionsObject({
     && typeof (r as Partial<Resource>).shortName === 'string' && (r as Partial<Resource>).metadata !== undefined,
   { error: RESOURCE }), { error: 'expected an array of resources' }).min(1, { error: 'expected at least one resource' })
     .readonly(),
+  /**
+   * Each resource's screens, by short name (EasyAdmin's CRUD controllers): labels, fields per
+   * page and their types, search, sort, page size, actions. See `CrudOptions`.
+   * @example
+   * { Book: { entityLabelInPlural: { en: 'Books', fr: 'Livres' },
+   *   fields: { price: { type: 'money', currency: 'EUR' } } } }
+   */
+  crud: z.record(z.string(), crudOptionsSchema, { error: 'expected an object of resource options by short name' })
+    .optional(),
   /** Where the screens live: the dashboard's path; the others are below it. @default '/admin' */
   prefix: path.optional(),
   /**
@@ -56,6 +66,8 @@ export type AdminOptions = z.input<typeof adminOptionsSchema>;
 /** {@link AdminOptions} with their defaults. */
 export interface ResolvedAdminOptions {
   readonly resources: readonly Resource[];
+  /** Each resource's configuration, by short name (checked against the resource). */
+  readonly crud: Readonly<Record<string, CrudOptions>>;
   readonly prefix: string;
   readonly stylesheetPath: string;
   readonly itemsPerPage: number;

@@ -1,24 +1,29 @@
 import type { z } from 'zod';
 import { plural, snakeCase, type Resource } from '../api/resource/defineResource';
 import { unwrapSchema } from '../api/schema/metadata';
-import type { PropertyKind, StoredItem } from '../api/state/types';
+import type { OrderBy, PropertyKind, StoredItem } from '../api/state/types';
+import type { AdminAction } from './AdminAction';
+import type { CrudOptions } from './CrudOptions';
+import { DEFAULT_FIELD_TYPE, FIELD_TYPES, type FieldInput, type FieldType } from './fieldTypes';
+import type { LocalizedText } from './localized';
 
 /**
- * What the back office reads from a resource (EasyAdmin's CRUD controller and field
- * configuration, derived here from the API layer's resource): its slug, the form field of each
- * property, the columns it sorts and searches.
+ * What the back office reads from a resource and its configuration (EasyAdmin's CRUD controller
+ * and fields): its names, slug, the fields of each page in order, each field's type and
+ * formatting, the columns it sorts and searches, its default sort, page size and actions.
  * @module
  */
 
-/** The HTML control of a property. */
-export type FieldInput = 'text' | 'textarea' | 'number' | 'checkbox' | 'select' | 'date' | 'datetime-local';
+export type { FieldInput } from './fieldTypes';
 
 /** One property as a form field and a column. */
 export interface AdminField {
   readonly name: string;
-  /** From the name: `publishedAt` → `Published at`. */
-  readonly label: string;
+  /** As configured, else from the name: `publishedAt` → `Published at`. */
+  readonly label: LocalizedText;
   readonly kind: PropertyKind;
+  /** The widget (EasyAdmin's field class). */
+  readonly type: FieldType;
   readonly input: FieldInput;
   /** The schema refuses absence and null (a checkbox is never required: unchecked is false). */
   readonly required: boolean;
@@ -26,11 +31,24 @@ export interface AdminField {
   readonly readOnly: boolean;
   /** Editable, never shown (e.g. a password): left out of tables and detail pages. */
   readonly writeOnly: boolean;
-  /** The schema's description (`.describe()` or `.meta({ description })`), shown under the field. */
-  readonly help?: string;
-  /** For `number`: `1` for integers, `any` for other numbers. */
+  /** As configured, else the schema's description (`.describe()` or `.meta({ description })`). */
+  readonly help?: LocalizedText;
+  /** For number inputs: `1` for integers, `0.01` for two decimals, `any` for other numbers. */
   readonly step?: string;
+  /** For choices: the values offered (an enum's, or the configured ones). */
   readonly enumValues?: readonly string[];
+  /** For choices: the configured label of some values. */
+  readonly choices?: Readonly<Record<string, LocalizedText>>;
+  /** For money: the ISO 4217 code. */
+  readonly currency?: string;
+  /** For numbers and money: digits after the point. */
+  readonly decimals?: number;
+  /** For dates and date-times: `Intl`'s `dateStyle`. */
+  readonly dateStyle: 'short' | 'medium' | 'long' | 'full';
+  /** For booleans: a switch on the form, toggled from the index. */
+  readonly renderAsSwitch: boolean;
+  /** Its column header sorts the index. */
+  readonly sortable: boolean;
   /** For relations: the target's short name. */
   readonly relation?: string;
 }
@@ -39,25 +57,44 @@ export interface AdminField {
 export interface AdminResource {
   readonly resource: Resource;
   readonly shortName: string;
+  /** One item's name (`New book`). */
+  readonly singular: LocalizedText;
+  /** The list's name (menu, index title). */
+  readonly plural: LocalizedText;
+  /** Shown under the index's title. */
+  readonly help?: LocalizedText;
   /** The URL segment: the plural, kebab case (`books`, `book-reviews`). */
   readonly slug: string;
   /** The route name part: the plural, snake case (`books`, `book_reviews`). */
   readonly routeSlug: string;
+  /** Every property, in the schema's order. */
   readonly fields: readonly AdminField[];
-  /** Searched by `?query=` (case-insensitive, partial): string, text and enum properties. */
+  /** The index's columns, in order (`id` among them when shown). */
+  readonly indexColumns: readonly Column[];
+  /** The detail page's lines, in order. */
+  readonly detailColumns: readonly Column[];
+  /** The form's fields, in order. */
+  readonly formFields: readonly AdminField[];
+  /** Searched by `?query=` (case-insensitive, partial). */
   readonly textFields: readonly string[];
   /** `id` and the properties a column header sorts by. */
   readonly sortable: ReadonlySet<string>;
-  /** The property naming an item in titles and selects (the first string property), if any. */
+  /** The order when the URL gives none. */
+  readonly defaultSort: readonly OrderBy[];
+  /** Rows per index page, when configured. */
+  readonly pageSize?: number;
+  /** The property naming an item in titles and selects (configured, else the first string property), if any. */
   readonly labelField?: string;
   /** Whether the screens may write (the resource has a processor). */
   readonly writable: boolean;
+  /** Custom actions. */
+  readonly actions: readonly AdminAction[];
 }
 
-const INPUTS: Readonly<Record<PropertyKind, FieldInput>> = {
-  string: 'text', text: 'textarea', integer: 'number', number: 'number', boolean: 'checkbox',
-  date: 'date', datetime: 'datetime-local', enum: 'select', relation: 'select',
-};
+/** A column of the index or a line of the detail page: the id, or a field. */
+export type Column =
+  | { readonly name: 'id'; readonly field?: undefined }
+  | { readonly name: string; readonly field: AdminField };
 
 /** `publishedAt` → `Published at`, `birth_date` → `Birth date`. */
 export function humanize(name: string): string {
@@ -65,47 +102,91 @@ export function humanize(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The digits a currency is written with (EUR: 2, JPY: 0). */
+function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+function stepOf(kind: PropertyKind, type: FieldType, decimals: number | undefined): string | undefined {
+  if (kind === 'integer') return '1';
+  if (type !== 'number' && type !== 'money') return undefined;
+  return decimals === undefined ? 'any' : decimals === 0 ? '1' : `0.${'0'.repeat(decimals - 1)}1`;
+}
+
 /**
- * Reads a resource for the back office.
+ * Reads a resource and its configuration for the back office.
  * @param resource - as `defineResource` returned it
+ * @param crud - its configuration, checked by `checkCrud` (none: every default)
  */
-export function adminResource(resource: Resource): AdminResource {
+export function adminResource(resource: Resource, crud: CrudOptions = {}): AdminResource {
   const shape = resource.schema.shape as Record<string, z.ZodType>;
   const fields = resource.metadata.properties.map((p): AdminField => {
     const u = unwrapSchema(shape[p.name]);
-    const help = u.meta.description;
+    const o = crud.fields?.[p.name] ?? {};
+    const type = o.type ?? DEFAULT_FIELD_TYPE[p.kind];
+    const help = o.help ?? (u.meta.description !== '' ? u.meta.description : undefined);
+    const decimals = o.decimals
+      ?? (type === 'money' && o.currency !== undefined ? currencyDigits(o.currency) : undefined);
+    const step = stepOf(p.kind, type, decimals);
+    const enumValues = p.enumValues ?? (o.choices !== undefined ? Object.keys(o.choices) : undefined);
     return Object.freeze({
       name: p.name,
-      label: humanize(p.name),
+      label: o.label ?? humanize(p.name),
       kind: p.kind,
-      input: INPUTS[p.kind],
+      type,
+      input: FIELD_TYPES[type].input,
       required: !u.optional && !u.nullable && p.kind !== 'boolean',
       readOnly: p.readOnly,
       writeOnly: p.writeOnly,
-      ...(help !== undefined && help !== '' ? { help } : {}),
-      ...(p.kind === 'integer' ? { step: '1' } : p.kind === 'number' ? { step: 'any' } : {}),
-      ...(p.enumValues !== undefined ? { enumValues: p.enumValues } : {}),
+      ...(help !== undefined ? { help } : {}),
+      ...(step !== undefined ? { step } : {}),
+      ...(enumValues !== undefined ? { enumValues } : {}),
+      ...(o.choices !== undefined ? { choices: o.choices } : {}),
+      ...(o.currency !== undefined ? { currency: o.currency } : {}),
+      ...(decimals !== undefined ? { decimals } : {}),
+      dateStyle: o.dateStyle ?? 'medium',
+      renderAsSwitch: type === 'boolean' && o.renderAsSwitch !== false,
+      sortable: !p.writeOnly && (o.sortable ?? (type !== 'textarea' && type !== 'association')),
       ...(p.relation !== undefined ? { relation: p.relation } : {}),
     });
   });
+  const byName = new Map(fields.map((f) => [f.name, f]));
   const shown = fields.filter((f) => !f.writeOnly);
+  const column = (name: string): Column => (name === 'id' ? { name: 'id' } : { name, field: byName.get(name)! });
+  const indexColumns = (crud.index ?? ['id', ...shown.map((f) => f.name)]).map(column);
   const snake = plural(snakeCase(resource.shortName));
+  const labelField = crud.labelProperty ?? shown.find((f) => f.kind === 'string')?.name;
+  const singular = crud.entityLabelInSingular ?? resource.shortName;
   return Object.freeze({
     resource,
     shortName: resource.shortName,
+    singular,
+    plural: crud.entityLabelInPlural ?? singular,
+    ...(crud.help !== undefined ? { help: crud.help } : {}),
     slug: snake.replace(/_/g, '-'),
     routeSlug: snake,
     fields: Object.freeze(fields),
-    textFields: Object.freeze(shown.filter((f) => ['string', 'text', 'enum'].includes(f.kind)).map((f) => f.name)),
-    sortable: new Set(['id', ...shown.filter((f) => f.kind !== 'text' && f.kind !== 'relation').map((f) => f.name)]),
-    ...(shown.some((f) => f.kind === 'string')
-      ? { labelField: shown.find((f) => f.kind === 'string')!.name } : {}),
+    indexColumns: Object.freeze(indexColumns),
+    detailColumns: Object.freeze(crud.detail?.map(column) ?? indexColumns),
+    formFields: Object.freeze((crud.form ?? fields.map((f) => f.name)).map((name) => byName.get(name)!)),
+    textFields: Object.freeze(crud.searchFields
+      ?? shown.filter((f) => ['string', 'text', 'enum'].includes(f.kind)).map((f) => f.name)),
+    sortable: new Set(['id', ...shown.filter((f) => f.sortable).map((f) => f.name)]),
+    defaultSort: Object.freeze(Object.entries(crud.defaultSort ?? {})
+      .map(([property, direction]): OrderBy => ({ property, direction }))),
+    ...(crud.paginatorPageSize !== undefined ? { pageSize: crud.paginatorPageSize } : {}),
+    ...(labelField !== undefined ? { labelField } : {}),
     writable: resource.processor !== undefined,
+    actions: Object.freeze((crud.actions ?? []).map((a): AdminAction => Object.freeze({
+      name: a.name, label: a.label, scope: a.scope ?? 'both', run: a.run,
+      ...(a.confirmation !== undefined ? { confirmation: a.confirmation } : {}),
+      ...(a.role !== undefined ? { role: a.role } : {}),
+    }))),
   });
 }
 
-/** How an item is named: `Book #3 Dune` style, here `Dune (#3)`, or `Book #3` without a label field. */
-export function itemLabel(admin: AdminResource, item: StoredItem): string {
+/** How an item is named: `Dune (#3)`, or `Book #3` without a label (the short name, or the given singular). */
+export function itemLabel(admin: AdminResource, item: StoredItem, singular: string = admin.shortName): string {
   const label = admin.labelField === undefined ? undefined : item.data[admin.labelField];
-  return typeof label === 'string' && label !== '' ? `${label} (#${item.id})` : `${admin.shortName} #${item.id}`;
+  return typeof label === 'string' && label !== '' ? `${label} (#${item.id})` : `${singular} #${item.id}`;
 }

@@ -1,12 +1,14 @@
 import { KernelConfigError } from '../config/KernelConfigError';
-import { invalidOption } from '../config/optionError';
+import { invalidOption, unknownOptionMessage } from '../config/optionError';
 import { parseOptions } from '../config/parseOptions';
 import { Route, type RouteOptions } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { SecuredRouteOptions } from '../security/RouteSecurity';
 import { AdminApp } from './AdminApp';
 import { adminOptionsSchema, type AdminOptions, type ResolvedAdminOptions } from './AdminOptions';
-import { batchDeleteScreen, deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
+import { checkCrud } from './CrudOptions';
+import { batchActionScreen, batchDeleteScreen, itemActionScreen, toggleScreen } from './actionScreens';
+import { deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
 import { indexScreen } from './indexScreen';
 import { inAdminLayout } from './errorPage';
 import { auditScreen } from './history';
@@ -35,6 +37,15 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
       }
     }
   }
+  const crud = o.crud ?? {};
+  for (const [shortName, config] of Object.entries(crud)) {
+    const resource = o.resources.find((r) => r.shortName === shortName);
+    if (resource === undefined) {
+      const message = unknownOptionMessage(shortName, [...names]).replace('unknown option', 'not a listed resource');
+      throw new KernelConfigError(`admin.crud.${shortName}`, message);
+    }
+    checkCrud(resource, config, `admin.crud.${shortName}`);
+  }
   const first = o.resources[0];
   const auditStore = o.auditStore ?? (first.processor !== undefined
     ? { provider: first.provider!, processor: first.processor } : undefined);
@@ -44,6 +55,7 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
   }
   return Object.freeze({
     resources: o.resources,
+    crud,
     prefix: o.prefix ?? '/admin',
     stylesheetPath: o.stylesheetPath ?? '/bundles/admin/admin.css',
     itemsPerPage: o.itemsPerPage ?? 20,
@@ -71,7 +83,11 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
  *   `<prefix>/<slug>/new`, `admin_<s>_batch_delete` POST `<prefix>/<slug>/batch-delete`,
  *   `admin_<s>_detail` GET `<prefix>/<slug>/{id}`, `admin_<s>_edit` GET|POST
  *   `<prefix>/<slug>/{id}/edit`, `admin_<s>_delete` GET|POST `<prefix>/<slug>/{id}/delete`
- *   (`id: \d+`); a resource without a processor gets only index and detail.
+ *   (`id: \d+`); a resource without a processor gets only index and detail;
+ * - when configured (`crud`): `admin_<s>_batch_action` POST `<prefix>/<slug>/batch/{action}`
+ *   (custom batch actions), `admin_<s>_toggle` POST `<prefix>/<slug>/{id}/toggle/{field}` (the
+ *   index's switches of booleans, for a writable resource), `admin_<s>_action` GET|POST
+ *   `<prefix>/<slug>/{id}/action/{action}` (custom item actions).
  *
  * Every screen but the login page and the stylesheet requires `role` (a route `security`
  * option, on top of the firewall's `accessControl`). Forms post
@@ -79,8 +95,9 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
  * nunjucks templates under `templates/admin/`, in English or French after `req.locale`; the
  * session (flash messages, CSRF tokens) is required.
  * @returns a new collection
- * @throws KernelConfigError for an unknown option, two resources with one short name, or a
- *   relation to a resource not listed
+ * @throws KernelConfigError for an unknown option, two resources with one short name, a
+ *   relation to a resource not listed, or a `crud` entry that does not fit its resource (a
+ *   name that is not a listed resource or a property, with "did you mean"; see `checkCrud`)
  */
 export function adminRoutes(given: AdminOptions): RouteCollection {
   const options = resolve(given);
@@ -112,10 +129,25 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
       add(name('new'), `${base}/new`, ['GET', 'POST'], newScreen(app, admin));
       add(name('batch_delete'), `${base}/batch-delete`, ['POST'], batchDeleteScreen(app, admin));
     }
+    const batch = admin.actions.filter((a) => a.scope !== 'item').map((a) => a.name);
+    if (batch.length > 0) {
+      add(name('batch_action'), `${base}/batch/{action}`, ['POST'], batchActionScreen(app, admin),
+        { requirements: { action: batch.join('|') } });
+    }
     add(name('detail'), `${base}/{id}`, ['GET'], detailScreen(app, admin), id);
     if (admin.writable) {
       add(name('edit'), `${base}/{id}/edit`, ['GET', 'POST'], editScreen(app, admin), id);
       add(name('delete'), `${base}/{id}/delete`, ['GET', 'POST'], deleteScreen(app, admin), id);
+      const switches = admin.fields.filter((f) => f.renderAsSwitch && !f.readOnly).map((f) => f.name);
+      if (switches.length > 0) {
+        add(name('toggle'), `${base}/{id}/toggle/{field}`, ['POST'], toggleScreen(app, admin),
+          { requirements: { id: '\\d+', field: switches.join('|') } });
+      }
+    }
+    const single = admin.actions.filter((a) => a.scope !== 'batch').map((a) => a.name);
+    if (single.length > 0) {
+      add(name('action'), `${base}/{id}/action/{action}`, ['GET', 'POST'], itemActionScreen(app, admin),
+        { requirements: { id: '\\d+', action: single.join('|') } });
     }
   }
   return routes;

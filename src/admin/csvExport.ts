@@ -7,9 +7,8 @@ import type { OrderBy, StoredItem } from '../api/state/types';
 import { requestLog } from '../profiler/requestLogger';
 import type { AdminApp } from './AdminApp';
 import type { AdminField, AdminResource } from './AdminResource';
-import { displayValue } from './display';
+import { displayValue, type DisplayContext } from './display';
 import { readQuery } from './indexScreen';
-import type { Translator } from './translations';
 
 /**
  * The CSV export of an index (`GET <prefix>/<slug>/export.csv`, with the index's query string):
@@ -30,12 +29,15 @@ const FORMULA = /^[=+\-@\t\r]/;
  * leading `'`, so a spreadsheet shows it as text instead of running it.
  */
 function cells(
-  fields: readonly AdminField[], item: StoredItem, t: Translator, labels: ReadonlyMap<string, string>,
+  fields: readonly AdminField[], item: StoredItem, display: DisplayContext,
 ): string[] {
   return [String(item.id), ...fields.map((f) => {
     const value = item.data[f.name];
     if (value === null || value === undefined) return '';
-    const text = displayValue(f, value, t, labels, () => undefined).text;
+    // numbers and dates as stored, for spreadsheets to read (no thousands separator, ISO dates)
+    if (typeof value === 'number' && f.kind !== 'relation') return String(value);
+    if (typeof value === 'string' && (f.kind === 'date' || f.kind === 'datetime')) return value;
+    const text = displayValue(f, value, display).text;
     const textual = f.kind === 'string' || f.kind === 'text' || f.kind === 'enum' || f.kind === 'relation';
     return textual && FORMULA.test(text) ? `'${text}` : text;
   })];
@@ -65,9 +67,9 @@ async function writable(stream: Writable): Promise<void> {
 export function csvExport(app: AdminApp, admin: AdminResource) {
   return async function adminExport(req: Request, res: Response): Promise<void> {
     const q = readQuery(app, admin, req.kernel?.uri?.queryString ?? '');
-    const { t } = app.translator(req);
     const { provider, metadata } = admin.resource;
-    const order: OrderBy[] = q.sort === undefined ? [] : [{ property: q.sort, direction: q.direction }];
+    const order: OrderBy[] = q.sort === undefined ? [...admin.defaultSort]
+      : [{ property: q.sort, direction: q.direction }];
     const context = app.stateContext(req);
     const chunk = (page: number) => provider!.provideCollection(metadata, {
       conditions: q.conditions, order, page, itemsPerPage: EXPORT_CHUNK, partial: true,
@@ -75,7 +77,8 @@ export function csvExport(app: AdminApp, admin: AdminResource) {
     let next = await chunk(1);
     const fields = admin.fields.filter((f) => !f.writeOnly);
     const csv = stringify({
-      bom: true, record_delimiter: 'windows', header: true, columns: ['Id', ...fields.map((f) => f.label)],
+      bom: true, record_delimiter: 'windows', header: true,
+      columns: ['Id', ...fields.map((f) => app.text(req, f.label))],
     });
     res.status(200).type('text/csv; charset=utf-8')
       .set('Content-Disposition', `attachment; filename="${admin.slug}.csv"`);
@@ -83,8 +86,9 @@ export function csvExport(app: AdminApp, admin: AdminResource) {
     try {
       for (let page = 1; !csv.destroyed; page++) {
         const labels = await app.relationLabels(req, admin, next.items);
+        const display = { ...app.displayContext(req, labels), relatedUrl: () => undefined };
         for (const item of next.items) {
-          if (!csv.write(cells(fields, item, t, labels))) await writable(csv);
+          if (!csv.write(cells(fields, item, display))) await writable(csv);
           if (csv.destroyed) break;
         }
         if (!next.hasNextPage || csv.destroyed) break;

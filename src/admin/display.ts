@@ -1,43 +1,114 @@
+import type { Request } from 'express';
 import type { StoredItem } from '../api/state/types';
-import type { AdminField, AdminResource } from './AdminResource';
+import { formatInTimeZone } from '../timezone/formatInTimeZone';
+import type { AdminField, AdminResource, Column } from './AdminResource';
+import { localized } from './localized';
 import type { Translator } from './translations';
+
+/**
+ * Stored values as the pages show them, per field type and locale (EasyAdmin's field
+ * formatting): money and numbers through `Intl.NumberFormat`, dates and date-times through
+ * `Intl.DateTimeFormat` (date-times in the request's time zone, `req.timeZone`, UTC by default),
+ * choices by their label, e-mails and URLs as links, relations as the related item's label.
+ * @module
+ */
 
 /** One cell of a table or a line of a detail page. */
 export interface DisplayValue {
   readonly text: string;
-  /** A link to the related item's detail page, for relations. */
+  /** A link: the related item's page, a `mailto:` or an `http(s)` URL. */
   readonly url?: string;
 }
 
+/** What formatting needs from the request. */
+export interface DisplayContext {
+  readonly req: Request;
+  readonly t: Translator;
+  /** The related items' labels by `<shortName>:<id>` (`AdminApp.relationLabels`). */
+  readonly labels: ReadonlyMap<string, string>;
+  /** The detail page of a related item. */
+  readonly relatedUrl: (shortName: string, id: number) => string | undefined;
+}
+
+/** `fr_FR` → `fr-FR`; an unknown or malformed locale → `en`. */
+export function intlLocale(locale: string | undefined): string {
+  try {
+    return Intl.getCanonicalLocales((locale ?? 'en').replace(/_/g, '-'))[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+function formatNumber(field: AdminField, value: number, locale: string): string {
+  const digits = field.decimals === undefined ? {}
+    : { minimumFractionDigits: field.decimals, maximumFractionDigits: field.decimals };
+  return field.type === 'money' && field.currency !== undefined
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency: field.currency, ...digits }).format(value)
+    : new Intl.NumberFormat(locale, digits).format(value);
+}
+
 /**
- * A stored value as text: yes/no for booleans, the related item's label for relations (with a
- * link to it), `—` for null.
- * @param labels - the related items' labels by `<shortName>:<id>` (`AdminApp.relationLabels`)
- * @param relatedUrl - the detail page of a related item
+ * A stored value as text, after its field's type: yes/no for booleans, the related item's label
+ * for relations (with a link to it), `—` for null.
  */
-export function displayValue(
-  field: AdminField, value: unknown, t: Translator, labels: ReadonlyMap<string, string>,
-  relatedUrl: (shortName: string, id: number) => string | undefined,
-): DisplayValue {
-  if (value === null || value === undefined) return { text: t('value.empty') };
-  if (field.kind === 'boolean') return { text: value === true ? t('value.yes') : t('value.no') };
-  if (field.kind === 'relation' && typeof value === 'number' && field.relation !== undefined) {
-    const url = relatedUrl(field.relation, value);
-    const text = labels.get(`${field.relation}:${value}`) ?? `#${value}`;
-    return url === undefined ? { text } : { text, url };
+export function displayValue(field: AdminField, value: unknown, c: DisplayContext): DisplayValue {
+  if (value === null || value === undefined) return { text: c.t('value.empty') };
+  const locale = intlLocale(c.req.locale);
+  switch (field.type) {
+    case 'boolean':
+      return { text: value === true ? c.t('value.yes') : c.t('value.no') };
+    case 'association': {
+      if (typeof value !== 'number' || field.relation === undefined) break;
+      const url = c.relatedUrl(field.relation, value);
+      const text = c.labels.get(`${field.relation}:${value}`) ?? `#${value}`;
+      return url === undefined ? { text } : { text, url };
+    }
+    case 'number':
+    case 'money':
+      if (typeof value === 'number') return { text: formatNumber(field, value, locale) };
+      break;
+    case 'date':
+      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+        const day = new Date(`${value}T00:00:00Z`);
+        return { text: new Intl.DateTimeFormat(locale, { dateStyle: field.dateStyle, timeZone: 'UTC' }).format(day) };
+      }
+      break;
+    case 'datetime': {
+      const when = typeof value === 'string' ? new Date(value) : undefined;
+      if (when !== undefined && !Number.isNaN(when.getTime())) {
+        return { text: formatInTimeZone(when, c.req, { dateStyle: field.dateStyle, timeStyle: 'long' }) };
+      }
+      break;
+    }
+    case 'choice': {
+      const label = typeof value === 'string' ? field.choices?.[value] : undefined;
+      if (label !== undefined) return { text: localized(label, c.req.locale) };
+      break;
+    }
+    case 'email':
+      if (typeof value === 'string') return { text: value, url: `mailto:${value}` };
+      break;
+    case 'url':
+      if (typeof value === 'string' && /^https?:\/\//i.test(value)) return { text: value, url: value };
+      break;
+    case 'text':
+    case 'textarea':
+      break;
   }
   return { text: typeof value === 'string' ? value : JSON.stringify(value) };
 }
 
-/** The shown (not write-only) fields of an item as label/value pairs, `id` first. */
+/** The label of a column: `Id`, or its field's in the request's locale. */
+export function columnLabel(column: Column, req: Request): string {
+  return column.field === undefined ? 'Id' : localized(column.field.label, req.locale);
+}
+
+/** The detail page's lines of an item, as label/value pairs, in the configured order. */
 export function detailRows(
-  admin: AdminResource, item: StoredItem, t: Translator, labels: ReadonlyMap<string, string>,
-  relatedUrl: (shortName: string, id: number) => string | undefined,
+  admin: AdminResource, item: StoredItem, c: DisplayContext,
 ): Array<{ label: string; value: DisplayValue }> {
-  return [
-    { label: 'Id', value: { text: String(item.id) } },
-    ...admin.fields.filter((f) => !f.writeOnly).map((f) => ({
-      label: f.label, value: displayValue(f, item.data[f.name], t, labels, relatedUrl),
-    })),
-  ];
+  return admin.detailColumns.map((col) => ({
+    label: columnLabel(col, c.req),
+    value: col.field === undefined ? { text: String(item.id) } : displayValue(col.field, item.data[col.field.name], c),
+  }));
 }

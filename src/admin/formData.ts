@@ -47,17 +47,30 @@ function fieldValue(field: AdminField, raw: unknown, relationPrefix: string): un
  * The object a form submits, for `toStoredData`: every editable property; an empty field is null
  * (or, when the property is required, absent or `''`, which the schema refuses); numbers and
  * booleans converted; a relation's id as the target's IRI; a `datetime-local` value read as UTC.
+ * A property the form does not show (`crud.form`) keeps its `current` value (none on create).
  * @param body - the parsed form body
  * @param prefixes - each resource's collection path by short name (relation IRIs)
+ * @param current - the stored item's data, on edit
  */
 export function formObject(
   admin: AdminResource, body: Readonly<Record<string, unknown>>, prefixes: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, unknown>> | null = null,
 ): Record<string, unknown> {
   const object: Record<string, unknown> = {};
+  const onForm = new Set(admin.formFields.map((f) => f.name));
   for (const field of admin.fields) {
     if (field.readOnly) continue;
+    const prefix = prefixes[field.relation ?? ''] ?? '';
+    if (!onForm.has(field.name)) {
+      // a field the form does not show keeps its stored value (a relation's as its IRI)
+      const stored = current?.[field.name];
+      if (stored !== undefined && stored !== null) {
+        object[field.name] = field.kind === 'relation' ? `${prefix}/${stored as number}` : stored;
+      } else if (current !== null) object[field.name] = null;
+      continue;
+    }
     const raw = Object.prototype.hasOwnProperty.call(body, field.name) ? body[field.name] : undefined;
-    const value = fieldValue(field, raw, prefixes[field.relation ?? ''] ?? '');
+    const value = fieldValue(field, raw, prefix);
     if (value !== undefined) object[field.name] = value;
   }
   return object;

@@ -89,9 +89,9 @@ export async function historyRows(
     const changes = e.changes.map((c): HistoryChange => {
       const field = admin?.fields.find((f) => f.name === c.field);
       const shown = (value: unknown): string => (field === undefined
-        ? JSON.stringify(value) : displayValue(field, value, t, labels, noLink).text);
+        ? JSON.stringify(value) : displayValue(field, value, { req, t, labels, relatedUrl: noLink }).text);
       return {
-        label: field?.label ?? c.field,
+        label: field === undefined ? c.field : app.text(req, field.label),
         ...('from' in c ? { from: shown(c.from) } : {}),
         ...('to' in c ? { to: shown(c.to) } : {}),
       };

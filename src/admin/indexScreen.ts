@@ -5,7 +5,8 @@ import { parseQueryString, type QueryPair } from '../api/query/queryString';
 import type { FilterCondition, OrderBy } from '../api/state/types';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
-import { displayValue } from './display';
+import { columnLabel, displayValue } from './display';
+import { isGranted } from '../security/SecurityState';
 import type { Translator } from './translations';
 import { lastPage } from '../api/serializer/pagination';
 
@@ -19,7 +20,7 @@ import { lastPage } from '../api/serializer/pagination';
  */
 
 /** The index's own parameters; every other non-empty one is one of the resource's filters. */
-const OWN = new Set(['page', 'sort', 'direction', 'query']);
+const OWN = new Set(['page', 'sort', 'direction', 'query', 'select']);
 
 /** A filter control above the table. */
 interface FilterControl {
@@ -104,7 +105,7 @@ async function filterControls(
   for (const f of admin.resource.filters) {
     const field = admin.fields.find((x) => x.name === f.property);
     if (field === undefined || field.writeOnly) continue;
-    const label = field.label;
+    const label = app.text(req, field.label);
     const input = (name: string, text: string, type: FilterControl['type']): FilterControl =>
       ({ name, label: text, type, value: value(name) });
     switch (f.type) {
@@ -113,7 +114,8 @@ async function filterControls(
           const choices = [{ value: '', label: t('index.any') }, ...await app.relationChoices(req, field.relation)];
           controls.push({ ...input(f.property, label, 'select'), choices });
         } else if (field.kind === 'enum') {
-          const values = (field.enumValues ?? []).map((v) => ({ value: v, label: v }));
+          const values = (field.enumValues ?? [])
+            .map((v) => ({ value: v, label: app.text(req, field.choices?.[v] ?? v) }));
           const choices = [{ value: '', label: t('index.any') }, ...values];
           controls.push({ ...input(f.property, label, 'select'), choices });
         } else if (field.kind !== 'boolean') {
@@ -145,8 +147,48 @@ async function filterControls(
 }
 
 /**
+ * The list's URL with the query string a form carried back (`_back`: the filters, sort and page
+ * the list had), for the redirect after an action; a page past the last (the action removed its
+ * rows) becomes the last, and a query the list cannot read is dropped.
+ * @param back - the `_back` field as posted
+ */
+export async function listUrl(app: AdminApp, req: Request, admin: AdminResource, back: unknown): Promise<string> {
+  const here = app.url(req, admin.slug);
+  if (typeof back !== 'string' || back === '') return here;
+  const raw = back.startsWith('?') ? back.slice(1) : back;
+  let q: IndexQuery;
+  try {
+    q = readQuery(app, admin, raw);
+  } catch (e) {
+    if (e instanceof InvalidQueryError) return here;
+    throw e;
+  }
+  let page = q.page;
+  if (page > 1) {
+    const { resource } = admin;
+    const count = await resource.provider!.provideCollection(resource.metadata, {
+      conditions: q.conditions, order: [], page: 1, itemsPerPage: 1, partial: false,
+    }, app.stateContext(req));
+    page = Math.min(page, lastPage(count.totalItems ?? 0, pageSize(app, admin)));
+  }
+  return `${here}${queryOf(q.pairs, { select: undefined, page: page === 1 ? undefined : String(page) })}`;
+}
+
+/** The list's query string a GET link carried (`?back=`), for its form's `_back` field; `''` for none. */
+export function backOf(req: Request): string {
+  const pairs = parseQueryString(req.kernel?.uri?.queryString ?? '');
+  return pairs.find((p) => p.name === 'back')?.value ?? '';
+}
+
+/** Rows per page: the resource's, else the back office's. */
+function pageSize(app: AdminApp, admin: AdminResource): number {
+  return admin.pageSize ?? app.options.itemsPerPage;
+}
+
+/**
  * The index screen's controller. A query string with empty parameters (the filter form's unused
  * fields) is answered 303 to the same list without them, the others (filters, sort, page) kept.
+ * `?select=page` shows the page's rows checked (select-all without script).
  * @throws InvalidQueryError (400) for a bad parameter or a page past the last
  */
 export function indexScreen(app: AdminApp, admin: AdminResource) {
@@ -160,11 +202,12 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
     }
     const { t } = app.translator(req);
     const q = readQuery(app, admin, raw);
-    const perPage = app.options.itemsPerPage;
-    const order: OrderBy[] = q.sort === undefined ? [] : [{ property: q.sort, direction: q.direction }];
+    const perPage = pageSize(app, admin);
+    const order: readonly OrderBy[] = q.sort === undefined ? admin.defaultSort
+      : [{ property: q.sort, direction: q.direction }];
     const { resource } = admin;
     const result = await resource.provider!.provideCollection(resource.metadata, {
-      conditions: q.conditions, order, page: q.page, itemsPerPage: perPage, partial: false,
+      conditions: q.conditions, order: [...order], page: q.page, itemsPerPage: perPage, partial: false,
     }, app.stateContext(req));
     const total = result.totalItems ?? result.items.length;
     const pages = lastPage(total, perPage);
@@ -172,39 +215,74 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       throw new InvalidQueryError(`The page ${q.page} is out of range: the last page is ${pages}.`);
     }
     const labels = await app.relationLabels(req, admin, result.items);
-    const relatedUrl = (shortName: string, id: number): string | undefined => {
-      const target = app.admins.get(shortName);
-      return target === undefined ? undefined : app.url(req, target.slug, id);
-    };
-    const shown = admin.fields.filter((f) => !f.writeOnly);
+    const display = app.displayContext(req, labels);
     const here = app.url(req, admin.slug);
-    const columns = [{ name: 'id', label: 'Id' }, ...shown].map((c) => {
+    const sorted = order[0];
+    const columns = admin.indexColumns.map((c) => {
+      const label = columnLabel(c, req);
       const sortable = admin.sortable.has(c.name);
-      const active = q.sort === c.name;
-      const next = active && q.direction === 'asc' ? 'desc' : 'asc';
+      const active = sorted?.property === c.name;
+      const next = active && sorted.direction === 'asc' ? 'desc' : 'asc';
       return {
-        label: c.label,
-        ariaSort: active ? (q.direction === 'asc' ? 'ascending' : 'descending') : sortable ? 'none' : undefined,
-        url: sortable ? `${here}${queryOf(q.pairs, { sort: c.name, direction: next, page: undefined })}` : undefined,
-        sortLabel: t('index.sort_by', { field: c.label }),
+        label,
+        ariaSort: active ? (sorted.direction === 'asc' ? 'ascending' : 'descending') : sortable ? 'none' : undefined,
+        url: sortable
+          ? `${here}${queryOf(q.pairs, { sort: c.name, direction: next, page: undefined, select: undefined })}`
+          : undefined,
+        sortLabel: t('index.sort_by', { field: label }),
         active,
+        direction: active ? sorted.direction : undefined,
       };
     });
-    const rows = result.items.map((item) => ({
-      id: item.id,
-      label: itemLabel(admin, item),
-      cells: [{ text: String(item.id) },
-        ...shown.map((f) => displayValue(f, item.data[f.name], t, labels, relatedUrl))],
-      labels: ['Id', ...shown.map((f) => f.label)],
-      show: app.url(req, admin.slug, item.id),
-      edit: app.url(req, admin.slug, item.id, 'edit'),
-      remove: app.url(req, admin.slug, item.id, 'delete'),
-    }));
+    const granted = (role: string | undefined): boolean => role === undefined || isGranted(req.security, role);
+    const back = queryOf(q.pairs, { select: undefined });
+    const backParam = back === '' ? '' : `?back=${encodeURIComponent(back)}`;
+    const itemActions = admin.actions.filter((a) => a.scope !== 'batch' && granted(a.role));
+    const rows = result.items.map((item) => {
+      const label = itemLabel(admin, item);
+      return {
+        id: item.id,
+        label,
+        version: item.version,
+        cells: admin.indexColumns.map((c) => {
+          if (c.field === undefined) return { label: 'Id', text: String(item.id) };
+          const f = c.field;
+          const value = displayValue(f, item.data[f.name], display);
+          const toggle = admin.writable && f.renderAsSwitch && !f.readOnly && typeof item.data[f.name] === 'boolean'
+            ? {
+              url: app.url(req, admin.slug, item.id, 'toggle', f.name),
+              checked: item.data[f.name] === true,
+              label: `${app.text(req, f.label)}: ${label}`,
+            }
+            : undefined;
+          return { label: columnLabel(c, req), ...value, toggle };
+        }),
+        show: app.url(req, admin.slug, item.id),
+        edit: app.url(req, admin.slug, item.id, 'edit'),
+        remove: `${app.url(req, admin.slug, item.id, 'delete')}${backParam}`,
+        actions: itemActions.map((a) => ({
+          label: app.text(req, a.label),
+          // an action that asks first links to its page; the others run from the row
+          ...(a.confirmation !== undefined
+            ? { link: `${app.url(req, admin.slug, item.id, 'action', a.name)}${backParam}` }
+            : { formaction: app.url(req, admin.slug, item.id, 'action', a.name) }),
+        })),
+      };
+    });
+    const batchActions = [
+      ...(admin.writable
+        ? [{ label: t('index.batch_delete'), url: app.url(req, admin.slug, 'batch-delete'), danger: true }] : []),
+      ...admin.actions.filter((a) => a.scope !== 'item' && granted(a.role))
+        .map((a) => ({ label: app.text(req, a.label), url: app.url(req, admin.slug, 'batch', a.name), danger: false })),
+    ];
     const pageUrl = (page: number): string =>
-      `${here}${queryOf(q.pairs, { page: page === 1 ? undefined : String(page) })}`;
+      `${here}${queryOf(q.pairs, { page: page === 1 ? undefined : String(page), select: undefined })}`;
+    const selectAll = single(q.pairs, 'select') === 'page';
     app.render(req, res, 200, 'index.html.njk', {
       admin,
-      pageTitle: admin.shortName,
+      pageTitle: app.text(req, admin.plural),
+      help: admin.help === undefined ? undefined : app.text(req, admin.help),
+      newLabel: t('index.new', { resource: app.text(req, admin.singular) }),
       columns,
       rows,
       total,
@@ -215,12 +293,17 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       query: q.text,
       sort: q.sort ?? '',
       direction: q.direction,
-      searchFields: admin.textFields.join(', '),
+      searchFields: admin.textFields.map((name) => app.text(req, admin.fields.find((f) => f.name === name)!.label))
+        .join(', '),
       filters: await filterControls(app, req, admin, q.pairs, t),
       here,
-      exportUrl: app.url(req, admin.slug, 'export.csv') + queryOf(q.pairs, { page: undefined }),
+      exportUrl: app.url(req, admin.slug, 'export.csv') + queryOf(q.pairs, { page: undefined, select: undefined }),
+      back,
+      selectAll,
+      selectAllUrl: `${here}${queryOf(q.pairs, { select: selectAll ? undefined : 'page' })}`,
       newUrl: admin.writable ? app.url(req, admin.slug, 'new') : undefined,
-      batchUrl: admin.writable ? app.url(req, admin.slug, 'batch-delete') : undefined,
+      batchActions,
+      rowActions: admin.writable || itemActions.length > 0,
     });
   };
 }

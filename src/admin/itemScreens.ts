@@ -7,6 +7,7 @@ import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';
 import { itemHistory } from './history';
 import { referrersOf, type Referrers } from './referrers';
+import { backOf, listUrl } from './indexScreen';
 import { fieldChanges, formObject, itemValues, submittedValues, type FormValue } from './formData';
 import { isAuditFailure } from './AuditLog';
 import { unexpectedOutcome } from './AdminError';
@@ -14,16 +15,16 @@ import { requestLog } from '../profiler/requestLogger';
 import type { StorageUnavailableError } from '../storage/StorageUnavailableError';
 
 /**
- * The screens of one item (EasyAdmin's `detail`, `new`, `edit` and `delete` actions) and the
- * index's batch delete. Writes go through the resource's state processor after the API's own
- * validation (`toStoredData`: the same messages as the API's 422); edits and deletes carry the
- * version the form was made from (`_version`), so a stale form is a conflict (409), never an
- * overwrite (the API's optimistic locking). Every POST checks its `_token` first (403).
+ * The screens of one item (EasyAdmin's `detail`, `new`, `edit` and `delete` actions). Writes go
+ * through the resource's state processor after the API's own validation (`toStoredData`: the
+ * same messages as the API's 422); edits and deletes carry the version the form was made from
+ * (`_version`), so a stale form is a conflict (409), never an overwrite (the API's optimistic
+ * locking). Every POST checks its `_token` first (403).
  * @module
  */
 
 /** Logs why the audit log failed (the page only says that it did). */
-function logAuditFailure(req: Request, error: StorageUnavailableError): void {
+export function logAuditFailure(req: Request, error: StorageUnavailableError): void {
   requestLog(req)?.error({ err: error, reason: error.reason },
     'admin: the audit log could not be written; the change was not kept');
 }
@@ -49,7 +50,7 @@ interface FormState {
   readonly problem?: string;
 }
 
-async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Promise<StoredItem> {
+export async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Promise<StoredItem> {
   const raw = String(req.params.id ?? '');
   const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
   const { provider, metadata } = admin.resource;
@@ -67,27 +68,30 @@ async function renderForm(
   const general: string[] = [];
   for (const v of state.violations) {
     const name = v.propertyPath.split('.')[0];
-    if (admin.fields.some((f) => f.name === name && !f.readOnly)) {
+    if (admin.formFields.some((f) => f.name === name && !f.readOnly)) {
       errors.set(name, [...(errors.get(name) ?? []), v.message]);
     } else general.push(v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`);
   }
   const fields = [];
-  for (const f of admin.fields) {
+  for (const f of admin.formFields) {
     let choices: Choice[] | undefined;
-    if (f.kind === 'relation' && f.relation !== undefined) {
+    if (f.type === 'association' && f.relation !== undefined) {
       choices = [{ value: '', label: t('form.none') }, ...await app.relationChoices(req, f.relation)];
-    } else if (f.kind === 'enum') {
+    } else if (f.type === 'choice') {
       choices = [...(f.required ? [] : [{ value: '', label: t('form.none') }]),
-        ...(f.enumValues ?? []).map((v) => ({ value: v, label: v }))];
+        ...(f.enumValues ?? []).map((v) => ({ value: v, label: app.text(req, f.choices?.[v] ?? v) }))];
     }
     const shownValue = f.readOnly && item !== null ? itemValues(admin, item)[f.name] : state.values[f.name];
-    fields.push({ ...f, value: shownValue ?? '', errors: errors.get(f.name) ?? [], choices });
+    fields.push({
+      ...f, label: app.text(req, f.label), help: f.help === undefined ? undefined : app.text(req, f.help),
+      value: shownValue ?? '', errors: errors.get(f.name) ?? [], choices,
+    });
   }
   const label = item === null ? '' : itemLabel(admin, item);
   app.render(req, res, status, 'form.html.njk', {
     admin,
     pageTitle: item === null
-      ? t('form.new_title', { resource: admin.shortName })
+      ? t('form.new_title', { resource: app.text(req, admin.singular) })
       : t('form.edit_title', { item: label }),
     fields,
     general,
@@ -103,10 +107,11 @@ async function renderForm(
 
 /** Validates a submitted form; the stored data, or the violations (the API's 422 messages). */
 function validate(
-  app: AdminApp, admin: AdminResource, body: Readonly<Record<string, unknown>>,
+  app: AdminApp, admin: AdminResource, body: Readonly<Record<string, unknown>>, current: StoredItem | null = null,
 ): { data: Record<string, unknown> } | { violations: readonly Violation[] } {
   try {
-    return { data: toStoredData(admin.resource, formObject(admin, body, app.prefixes), app.prefixes, '') };
+    const object = formObject(admin, body, app.prefixes, current?.data ?? null);
+    return { data: toStoredData(admin.resource, object, app.prefixes, '') };
   } catch (e) {
     if (isValidationError(e)) return { violations: e.violations };
     throw e;
@@ -114,7 +119,7 @@ function validate(
 }
 
 /** The audit log's record of an item's delete: its last values. */
-function deletion(admin: AdminResource, item: StoredItem): AuditedChange {
+export function deletion(admin: AdminResource, item: StoredItem): AuditedChange {
   return { action: 'delete', item, changes: fieldChanges(admin, item.data, null) };
 }
 
@@ -130,18 +135,13 @@ const ITEM_HISTORY = 5;
  */
 export function detailScreen(app: AdminApp, admin: AdminResource) {
   return async function adminDetail(req: Request, res: Response): Promise<void> {
-    const { t } = app.translator(req);
     const item = await loadItem(app, req, admin);
     const labels = await app.relationLabels(req, admin, [item]);
-    const relatedUrl = (shortName: string, id: number): string | undefined => {
-      const target = app.admins.get(shortName);
-      return target === undefined ? undefined : app.url(req, target.slug, id);
-    };
     app.render(req, res, 200, 'detail.html.njk', {
       admin,
       pageTitle: itemLabel(admin, item),
-      rows: detailRows(admin, item, t, labels, relatedUrl),
-      history: await itemHistory(app, req, admin, item.id, ITEM_HISTORY, t),
+      rows: detailRows(admin, item, app.displayContext(req, labels)),
+      history: await itemHistory(app, req, admin, item.id, ITEM_HISTORY, app.translator(req).t),
       related: await referrersOf(app, req, admin, item.id, RELATED_SHOWN),
       index: app.url(req, admin.slug),
       edit: admin.writable ? app.url(req, admin.slug, item.id, 'edit') : undefined,
@@ -184,7 +184,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
 }
 
 /** The version a form was made from (`_version`), or 0 (never a stored version: a conflict). */
-function formVersion(body: Readonly<Record<string, unknown>>): number {
+export function formVersion(body: Readonly<Record<string, unknown>>): number {
   return typeof body._version === 'string' && /^[1-9]\d{0,14}$/.test(body._version) ? Number(body._version) : 0;
 }
 
@@ -202,7 +202,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
     const values = submittedValues(admin, body);
     const version = formVersion(body);
     const stale = { ...item, version }; // the form keeps the version it was made from
-    const checked = validate(app, admin, body);
+    const checked = validate(app, admin, body, item);
     if ('violations' in checked) return renderForm(app, req, res, admin, stale, { values, ...checked }, 422);
     const { metadata } = admin.resource;
     let outcome;
@@ -234,7 +234,8 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
 
 /**
  * `GET|POST /admin/{slug}/{id}/delete`: the confirmation page; its POST deletes the item (303
- * to the index), unless it changed since (409) or another item refers to it (409).
+ * to the index, with the filters, sort and page of `?back=` when the index's link gave them),
+ * unless it changed since (409) or another item refers to it (409).
  */
 export function deleteScreen(app: AdminApp, admin: AdminResource) {
   return async function adminDelete(req: Request, res: Response): Promise<void> {
@@ -243,11 +244,13 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
     const label = itemLabel(admin, item);
     const page = (status: number, problem?: string, version = item.version, referrers: Referrers[] = []): void =>
       app.render(req, res, status, 'delete.html.njk', {
-        admin, pageTitle: t('delete.title', { item: label }), label, problem, version, referrers,
+        admin, pageTitle: t('delete.title', { item: label }), label, problem, version, referrers, back,
         action: app.url(req, admin.slug, item.id, 'delete'), cancel: app.url(req, admin.slug, item.id),
       });
+    let back = backOf(req);
     if (req.method !== 'POST') return page(200);
     const body = await app.checkedForm(req, res);
+    back = typeof body._back === 'string' ? body._back : '';
     const { metadata } = admin.resource;
     let outcome;
     try {
@@ -272,47 +275,6 @@ export function deleteScreen(app: AdminApp, admin: AdminResource) {
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
       case 'ok': break;
     }
-    app.seeOther(req, res, t('flash.deleted', { item: label }), app.url(req, admin.slug));
-  };
-}
-
-/**
- * `POST /admin/{slug}/batch-delete` (`ids`: the checked rows): deletes each item it can; the
- * flash message counts them and names those kept (referenced, or already gone). 303 to the index.
- */
-export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
-  return async function adminBatchDelete(req: Request, res: Response): Promise<void> {
-    const { t } = app.translator(req);
-    const body = await app.checkedForm(req, res);
-    const given = Array.isArray(body.ids) ? body.ids : body.ids === undefined ? [] : [body.ids];
-    const ids = [...new Set(given.filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v)))]
-      .map(Number).slice(0, 100);
-    const index = app.url(req, admin.slug);
-    if (ids.length === 0) return app.seeOther(req, res, t('flash.batch_none'), index);
-    const { provider, metadata } = admin.resource;
-    let deleted = 0;
-    const kept: string[] = [];
-    let stopped = false;
-    for (const id of ids) {
-      const item = await provider!.provideItem(metadata, id, app.stateContext(req));
-      if (item === null) continue;
-      let outcome;
-      try {
-        outcome = await app.change(req, admin,
-          (processor) => processor.remove(metadata, id, item.version, app.stateContext(req)),
-          (o) => (o.status === 'ok' ? deletion(admin, item) : undefined));
-      } catch (e) {
-        if (!isAuditFailure(e)) throw e;
-        logAuditFailure(req, e);
-        stopped = true; // this item and the next ones are kept
-        break;
-      }
-      if (outcome.status === 'ok') deleted++;
-      else kept.push(itemLabel(admin, item));
-    }
-    const message = t('flash.batch_deleted', { count: deleted })
-      + (kept.length > 0 ? ` ${t('flash.batch_kept', { items: kept.join(', ') })}` : '')
-      + (stopped ? ` ${t('flash.batch_audit_failed')}` : '');
-    app.seeOther(req, res, message, index);
+    app.seeOther(req, res, t('flash.deleted', { item: label }), await listUrl(app, req, admin, back));
   };
 }

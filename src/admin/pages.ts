@@ -31,7 +31,8 @@ export function dashboardPage(app: AdminApp) {
       const page = await admin.resource.provider!.provideCollection(admin.resource.metadata, {
         conditions: [], order: [], page: 1, itemsPerPage: 1, partial: false,
       }, app.stateContext(req));
-      resources.push({ label: admin.shortName, count: page.totalItems ?? 0, url: app.url(req, admin.slug) });
+      const label = app.text(req, admin.plural);
+      resources.push({ label, count: page.totalItems ?? 0, url: app.url(req, admin.slug) });
     }
     const latest = await app.audit.latest(app.options.latestChanges, app.stateContext(req));
     const entries = await historyRows(app, req, latest, t);

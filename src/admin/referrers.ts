@@ -47,7 +47,7 @@ export async function referrersOf(
       const filterable = filters.some((f) => f.type === 'search' && f.property === field.name);
       found.push({
         resource: other.shortName,
-        field: field.label,
+        field: app.text(req, field.label),
         total,
         items: page.items.map((item) => ({ label: itemLabel(other, item), url: app.url(req, other.slug, item.id) })),
         ...(filterable ? { url: `${app.url(req, other.slug)}?${encodeURIComponent(field.name)}=${id}` } : {}),

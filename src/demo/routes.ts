@@ -10,6 +10,7 @@ import type { Resource } from '../api/resource/defineResource';
 import { MemoryState } from '../api/state/MemoryState';
 import { queryLogFor } from '../api/sql/queryLog';
 import { adminRoutes } from '../admin/adminRoutes';
+import { DEMO_CRUD } from './adminConfig';
 import { seedDemoData } from './seed';
 import { createDemoResources } from './resources';
 
@@ -89,7 +90,7 @@ export function createDemoRoutes(
       });
     },
   });
-  const admin = adminRoutes({ resources, stateContext: queryLogFor, title: 'express-kernel admin' });
+  const admin = adminRoutes({ resources, crud: DEMO_CRUD, stateContext: queryLogFor, title: 'express-kernel admin' });
   // The reference's order: home, the API resources, the other pages, then api_time; the back
   // office's routes take the place of the reference's `admin_dashboard` (its first route is one).
   const ordered = new RouteCollection();

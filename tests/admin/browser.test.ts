@@ -158,8 +158,12 @@ describeWith('chromium')('the back office in a browser', () => {
     await page.check('input[aria-label="Select Volume 20 (#23)"]');
     await page.check('input[aria-label="Select Volume 19 (#22)"]');
     await page.click('button:has-text("Delete selected")');
-    expect(await page.textContent('[role=status]')).toContain('2 items were deleted.');
-    expect(await page.textContent('caption')).toBe('21 items'); // 3 seeded + 20 + 1 created - 1 - 2
+    expect(await page.textContent('.confirm-items')).toContain('Volume 20 (#23)');
+    await check('12-batch-confirm');
+    await page.click('button:has-text("Delete selected")');
+    expect(await page.textContent('[role=status]')).toContain('2 items were deleted: Volume 20 (#23), Volume 19 (#22).');
+    // back to the list as it was: its search and sort kept
+    expect(new URL(page.url()).search).toBe('?query=volume&sort=title&direction=desc');
     expect(await titles()).not.toContain('Volume 20');
     await check('12-batch-deleted');
   });

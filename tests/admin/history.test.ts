@@ -61,7 +61,7 @@ describe.each(STORES)('history and export on %s', (_name, open) => {
     ]);
     expect(changesOf($, 'section table.history')).toEqual([
       ['Full name: Ursula Le Guin → Ursula K. Le Guin', 'Passphrase (value not kept)'],
-      ['Full name: Ursula Le Guin', 'Born on: 1929-10-21', 'Passphrase (value not kept)'],
+      ['Full name: Ursula Le Guin', 'Born on: Oct 21, 1929', 'Passphrase (value not kept)'],
     ]);
     expect($('section table.history del').first().text()).toBe('Ursula Le Guin');
     expect($('section table.history ins').first().text()).toBe('Ursula K. Le Guin');

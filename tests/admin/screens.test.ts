@@ -49,8 +49,8 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
   describe('GET screens', () => {
     test('the dashboard lists each resource with its count and a link, and says there is no change yet', async () => {
       const res = await admin.get('/admin').expect(200).expect('Content-Type', /text\/html/);
-      expect(res.text).toMatch(/<a href="\/admin\/books">Book<\/a> <span class="count">3 items<\/span>/);
-      expect(res.text).toMatch(/<a href="\/admin\/authors">Author<\/a> <span class="count">3 items<\/span>/);
+      expect(res.text).toMatch(/<a href="\/admin\/books">Books<\/a> <span class="count">3 items<\/span>/);
+      expect(res.text).toMatch(/<a href="\/admin\/authors">Authors<\/a> <span class="count">3 items<\/span>/);
       expect(res.text).toContain('No change yet.');
       expect(res.text).toContain('<html lang="en">');
     });
@@ -59,7 +59,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const res = await admin.get('/admin/books').expect(200);
       expect(titlesOf(res.text)).toEqual(['Dune', 'Hyperion', 'Solaris']);
       const dune = rowsOf(res.text)[0];
-      expect(dune.slice(1, 8)).toEqual(['1', 'Dune', expect.any(String), '1965-08-01', expect.any(String), 'Yes',
+      expect(dune.slice(1, 8)).toEqual(['1', 'Dune', expect.any(String), 'Aug 1, 1965', expect.any(String), 'Yes',
         'Frank Herbert (#1)']);
       expect(res.text).toContain('<a href="/admin/authors/1">Frank Herbert (#1)</a>');
       expect(res.text).toContain('<caption>3 items</caption>');
@@ -77,7 +77,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const res = await admin.get('/admin/books/new').expect(200);
       expect(res.text).toMatch(/<label for="field-title">Title <span class="required">\*/);
       expect(res.text).toMatch(/<input type="text" id="field-title" name="title" aria-required="true"/);
-      expect(res.text).toMatch(/<input type="number" id="field-price" name="price"[^>]*step="any">/);
+      expect(res.text).toMatch(/<input type="number" id="field-price" name="price"[^>]*step="0.01">/);
       expect(res.text).toMatch(/<input type="checkbox" id="field-featured" name="featured" value="1"/);
       expect(res.text).toMatch(/<input type="date" id="field-publishedAt" name="publishedAt"/);
       expect(res.text).toMatch(/<select id="field-author" name="author"/);
@@ -90,7 +90,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const edit = await admin.get('/admin/books/1/edit').expect(200);
       expect(edit.text).toMatch(/name="title"[^>]* value="Dune"/);
       expect(edit.text).toContain('<option value="1" selected>Frank Herbert (#1)</option>');
-      expect(edit.text).toMatch(/name="featured" value="1" checked/);
+      expect(edit.text).toMatch(/name="featured" value="1" role="switch" checked/);
       expect(edit.text).toContain('name="_version" value="1"');
       const del = await admin.get('/admin/books/1/delete').expect(200);
       expect(del.text).toContain('This deletes Dune (#1) for good.');
@@ -164,7 +164,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const bad = await admin.post('/admin/books/new').type('form')
         .send({ _token, title: '  ', isbn: 'nope<b>', price: '-3', author: '2' }).expect(422);
       expect(bad.text).toMatch(/<input type="text" id="field-title" name="title" aria-required="true" aria-invalid="true" aria-describedby="error-title" value=" {2}">/);
-      expect(bad.text).toMatch(/id="field-isbn" name="isbn" aria-invalid="true" aria-describedby="error-isbn" value="nope&lt;b&gt;"/);
+      expect(bad.text).toMatch(/id="field-isbn" name="isbn" aria-invalid="true" aria-describedby="help-isbn error-isbn" value="nope&lt;b&gt;"/);
       expect(bad.text).toContain('<div class="error" id="error-isbn"><p>Expected an ISBN-10 or ISBN-13.</p></div>');
       expect(bad.text).toMatch(/id="error-price"><p>Too small: expected number to be &gt;=0<\/p>/);
       expect(bad.text).toContain('<option value="2" selected>Dan Simmons (#2)</option>');
@@ -198,7 +198,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const dashboard = await admin.get('/admin').expect(200);
       // the item by its label, each changed field by its label with the old and new values
       expect(rowsOf(dashboard.text)[0].slice(1)).toEqual(['admin', 'updated', 'Hyperion (new) (#2)',
-        'Title: Hyperion → Hyperion (new)Isbn: 9780553283686 → —Price: 8.99 → —']);
+        'Title: Hyperion → Hyperion (new)ISBN: 9780553283686 → —Price: €8.99 → —']);
     });
 
     test('a stale edit (an older _version) is a 409 with a conflict message and overwrites nothing', async () => {
@@ -234,14 +234,22 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
     test('batch delete deletes the checked rows and names those it kept', async () => {
       const index = await admin.get('/admin/authors').expect(200);
       const _token = tokenOf(index.text);
-      await admin.post('/admin/books/batch-delete').type('form').send(`_token=${_token}&ids=2&ids=3&ids=99`).expect(303);
+      // the first POST asks, naming the items that exist; nothing is deleted yet
+      const asked = await admin.post('/admin/books/batch-delete').type('form')
+        .send(`_token=${_token}&ids=2&ids=3&ids=99`).expect(200);
+      expect(await bookCount()).toBe(3);
+      expect(asked.text).toContain('These 2 items will be deleted for good:');
+      expect(asked.text).toMatch(/<li>Hyperion \(#2\)<\/li>\s*<li>Solaris \(#3\)<\/li>/);
+      await admin.post('/admin/books/batch-delete').type('form')
+        .send(`_token=${_token}&ids=2&ids=3&ids=99&_confirmed=1`).expect(303);
       expect(await bookCount()).toBe(1);
-      expect(flashesOf((await admin.get('/admin/books').expect(200)).text)).toEqual(['2 items were deleted.']);
+      expect(flashesOf((await admin.get('/admin/books').expect(200)).text))
+        .toEqual(['2 items were deleted: Hyperion (#2), Solaris (#3).']);
       const res = await admin.post('/admin/authors/batch-delete').type('form')
-        .send(`_token=${_token}&ids=1&ids=2`).expect(303);
+        .send(`_token=${_token}&ids=1&ids=2&_confirmed=1`).expect(303);
       expect(res.headers.location).toBe('/admin/authors');
       const after = await admin.get('/admin/authors').expect(200);
-      expect(flashesOf(after.text)).toEqual(['1 items were deleted. Not deleted: Frank Herbert (#1).']);
+      expect(flashesOf(after.text)).toEqual(['1 items were deleted: Dan Simmons (#2). Not deleted: Frank Herbert (#1).']);
       expect(titlesOf(after.text)).toEqual(['Frank Herbert', 'Stanisław Lem']);
       await admin.post('/admin/authors/batch-delete').type('form').send({ _token }).expect(303);
       expect(flashesOf((await admin.get('/admin/authors')).text)).toEqual(['No item was selected.']);
@@ -291,8 +299,8 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       expect(rowsOf(dashboard.text).map((r) => r.slice(1))).toEqual([
         // gone: its last label, no link
         ['admin', 'deleted', 'Ursula Le Guin (#4)', 'Name: Ursula Le Guin'],
-        ['admin', 'updated', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le Guin → Ursula Le GuinBirth date: 1929-10-21 → —'],
-        ['admin', 'created', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le GuinBirth date: 1929-10-21'],
+        ['admin', 'updated', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le Guin → Ursula Le GuinBorn on: October 21, 1929 → —'],
+        ['admin', 'created', 'Ursula Le Guin (#4)', 'Name: Ursula K. Le GuinBorn on: October 21, 1929'],
       ]);
       if (demo.sql !== undefined) {
         const rows = await demo.sql.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
@@ -363,10 +371,10 @@ describe('the audit entry and the change it records are kept together, or neithe
     const removed = await admin.post('/admin/books/3/delete').type('form').send({ _token, _version: '1' });
     expect(removed.status).toBe(503);
     expect(unescape(removed.text)).toContain('Nothing was saved');
-    const batch = await admin.post('/admin/books/batch-delete').type('form').send(`_token=${_token}&ids=1&ids=2`)
+    const batch = await admin.post('/admin/books/batch-delete').type('form').send(`_token=${_token}&ids=1&ids=2&_confirmed=1`)
       .expect(303);
     const index = await admin.get(batch.headers.location).expect(200);
-    expect(flashesOf(unescape(index.text))).toEqual([expect.stringContaining('0 items were deleted. The audit log cannot be written')]);
+    expect(flashesOf(unescape(index.text))).toEqual([expect.stringContaining('No item was deleted. The audit log cannot be written')]);
     expect([await stored('books'), await stored('authors'), await stored('audit_log')]).toEqual([books, authors, 0]);
     // once the audit log works again, so do changes, each with its entry
     await sql`drop trigger audit_down`.execute(demo.sql!.db);

@@ -60,7 +60,7 @@ describe('the back office\'s login and access', () => {
   test('a 400, 404 or 409 and a ROLE_USER\'s 403 are pages inside the admin layout: navigation and logout form, status kept', async () => {
     const inLayout = (html: string): void => {
       expect(html).toMatch(/<nav aria-label="[^"]+">\s*<ul>\s*<li><a href="\/admin">/);
-      expect(html).toContain('<li><a href="/admin/books">Book</a></li>');
+      expect(html).toContain('<li><a href="/admin/books">Books</a></li>');
       expect(html).toMatch(/<form class="logout" method="post" action="\/admin\/logout">\s*<input type="hidden" name="_token" value="[^"]+">/);
     };
     const admin = await loggedIn(demo.kernel);
