@@ -169,6 +169,7 @@ describeWith('chromium')('the back office in a browser', () => {
   });
 
   test('logout ends the session, and Back does not show the last admin page from the cache', async () => {
+    await page.goto(`${base}/admin/books`);
     expect(await page.textContent('caption')).toBe('21 items'); // the index, seen before the logout
     await page.click('button:has-text("Log out")');
     expect(new URL(page.url()).pathname).toBe('/admin/login');
