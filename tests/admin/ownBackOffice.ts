@@ -18,6 +18,7 @@ import {
 } from '../../src/api';
 import { createSqlState, resourceTablesMigration, type SqlStore } from '../../src/api/sql';
 import { createKernel, type Kernel } from '../../src/kernel/createKernel';
+import type { RouteCollection } from '../../src/routing/RouteCollection';
 import { FormLoginAuthenticator } from '../../src/security/FormLoginAuthenticator';
 import { InMemoryUserProvider } from '../../src/security/InMemoryUserProvider';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -114,16 +115,29 @@ export function ownKernel(store: OwnStore, options: { itemsPerPage?: number } = 
   kernel: Kernel; writer: Resource; novel: Resource;
 } {
   const { writer, novel } = resources(store.provider, store.processor);
+  const kernel = adminKernel(adminRoutes({ resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20 }));
+  return { kernel, writer, novel };
+}
+
+/**
+ * A kernel serving `routes` (an `adminRoutes` collection on `/admin`) behind a form login, in
+ * English or French after `Accept-Language`. Its users (password: their name): `alice` and `bob`
+ * (`ROLE_ADMIN`), `carol` (`ROLE_ADMIN` and `ROLE_PUBLISHER`), `dave` (`ROLE_USER` only).
+ */
+export function adminKernel(routes: RouteCollection): Kernel {
   const users = new InMemoryUserProvider({
     users: {
       alice: { password: 'alice', roles: ['ROLE_ADMIN'] },
       bob: { password: 'bob', roles: ['ROLE_ADMIN'] },
+      carol: { password: 'carol', roles: ['ROLE_ADMIN', 'ROLE_PUBLISHER'] },
+      dave: { password: 'dave', roles: ['ROLE_USER'] },
     },
   });
-  const kernel = createKernel({
-    routes: adminRoutes({ resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20 }),
+  return createKernel({
+    routes,
     debug: false, environment: 'test', secret: 'a test secret of at least thirty-two characters',
     session: { store: 'memory' },
+    locale: { defaultLocale: 'en', enabledLocales: ['en', 'fr'] },
     security: {
       firewalls: [{
         name: 'admin', pattern: '^/admin', provider: users,
@@ -134,7 +148,6 @@ export function ownKernel(store: OwnStore, options: { itemsPerPage?: number } = 
       roleHierarchy: { ROLE_ADMIN: ['ROLE_USER'] },
     },
   });
-  return { kernel, writer, novel };
 }
 
 /** A client signed in through the login form as `user` (its password is its name). */
