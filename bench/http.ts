@@ -5,6 +5,7 @@
  *
  * Cells, each answering a small JSON body:
  * - express: bare Express 5, `GET /` → `res.json({ ok: true })`;
+ * - fastify: bare Fastify 5, `GET /` → `{ ok: true }` (the same body; a peer, for scale);
  * - express+helmet+cors+session: the same behind helmet(), cors() and express-session on our
  *   SqliteSessionStore (temp file; saveUninitialized false, resave false);
  * - kernel-full: `createDemoKernel({ debug: false, environment: 'bench', sqlitePath })`, `GET /api`;
@@ -19,7 +20,7 @@
  *   --warmup=1.5        warm-up seconds per cell (same load, not measured)
  *   --rounds=5          rounds; each round forks every server anew, the median is reported; the
  *                       targets' verdicts are on the median of per-round ratios (see pairedRatios)
- *   --cells=a,b,c,d     which groups to run (a express, b express stack, c kernel-full, d ladder)
+ *   --cells=a,b,c,d     which groups to run (a express and fastify, b express stack, c kernel-full, d ladder)
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each
  *                       profile (top self-time functions, src/ inclusive time)
  */
@@ -48,6 +49,7 @@ const LADDER_LABELS = ['none (securityHeaders: false)', ...LADDER.map((s) => `+ 
 
 const CELLS: readonly Cell[] = [
   { id: 'express', group: 'a', label: 'express (bare)', path: '/', config: () => ({ kind: 'express-bare' }) },
+  { id: 'fastify', group: 'a', label: 'fastify (bare)', path: '/', config: () => ({ kind: 'fastify-bare' }) },
   { id: 'stack', group: 'b', label: 'express+helmet+cors+session', path: '/', config: (tmp) => ({ kind: 'express-stack', sqlitePath: tmp('stack.sqlite') }) },
   { id: 'kernel-full', group: 'c', label: 'kernel-full (demo, debug off)', path: '/api', config: (tmp) => ({ kind: 'demo', debug: false, environment: 'bench', sqlitePath: tmp('demo.sqlite') }) },
   ...LADDER_LABELS.map((label, layers): Cell => ({
@@ -132,20 +134,23 @@ async function run(args: readonly string[]): Promise<void> {
 
   const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
   console.log('\ntargets (informational; verdict on the median of per-round req/s ratios, the cells of a round run back to back):');
-  const target = (name: string, num: string, den: string, min: number): void => {
+  /** `min` undefined: no target, the ratio is printed for scale. */
+  const target = (name: string, num: string, den: string, min?: number): void => {
     const list = (id: string, f: (r: LoadResult) => number): number[] => results.get(id)?.map(f) ?? [];
     const paired = pairedRatios(list(num, (r) => r.rps), list(den, (r) => r.rps));
     const pairedCpu = pairedRatios(list(den, (r) => r.cpuMicrosPerRequest), list(num, (r) => r.cpuMicrosPerRequest));
     if (!Number.isFinite(paired.median)) return;
-    console.log(`  [${verdict(paired.median >= min)}] ${name} = ${paired.median.toFixed(2)} (≥ ${min}; rounds ${paired.min.toFixed(2)}–${paired.max.toFixed(2)}); ratio of medians ${(rps(num) / rps(den)).toFixed(2)}; by server CPU time ${pairedCpu.median.toFixed(2)} (ratio of medians ${(cpu(den) / cpu(num)).toFixed(2)})`);
+    const against = min === undefined ? '[info]' : `[${verdict(paired.median >= min)}]`;
+    console.log(`  ${against} ${name} = ${paired.median.toFixed(2)} (${min === undefined ? 'no target' : `≥ ${min}`}; rounds ${paired.min.toFixed(2)}–${paired.max.toFixed(2)}); ratio of medians ${(rps(num) / rps(den)).toFixed(2)}; by server CPU time ${pairedCpu.median.toFixed(2)} (ratio of medians ${(cpu(den) / cpu(num)).toFixed(2)})`);
   };
   target('kernel-full / (express+helmet+cors+session)', 'kernel-full', 'stack', TARGET_VS_STACK);
   target('kernel-full / express (bare)', 'kernel-full', 'express', TARGET_VS_BARE);
+  target('kernel-full / fastify (bare)', 'kernel-full', 'fastify');
   if (fork.cpuProfDir !== undefined) printCpuProfiles(fork.cpuProfDir);
 }
 
 export const httpSection: BenchSection = {
   name: 'http',
-  description: 'autocannon: bare Express 5, Express+helmet+cors+session, the demo kernel, and the kernel layer by layer (forked servers, loopback)',
+  description: 'autocannon: bare Express 5, bare Fastify 5, Express+helmet+cors+session, the demo kernel, and the kernel layer by layer (forked servers, loopback)',
   run,
 };

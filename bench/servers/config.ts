@@ -16,6 +16,8 @@ export interface BenchCaps {
 export type ServerConfig =
   /** Express 5, `res.json({ ok: true })`, nothing else. */
   | { kind: 'express-bare' }
+  /** Fastify 5, `GET /` → `{ ok: true }` (its own JSON serializer, no schema), logger off. */
+  | { kind: 'fastify-bare' }
   /**
    * Express 5 with one route, `GET /plain` → `res.type('text/plain').send('plain')`; any other
    * path gets Express's own 404 (its final handler).

@@ -11,8 +11,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express, { type Express } from 'express';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import express from 'express';
+import Fastify from 'fastify';
 import helmet from 'helmet';
 import cors from 'cors';
 import session from 'express-session';
@@ -34,7 +35,8 @@ import { apiPeer } from './apiPeer';
 import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer, type TrickVariant } from './config';
 
 interface Built {
-  app: Express;
+  /** The request listener the server runs: an Express app, or Fastify's router. */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,16 @@ async function build(config: ServerConfig): Promise<Built> {
       const app = express();
       app.get('/', (_req, res) => { res.json({ ok: true }); });
       return { app, close: async () => undefined };
+    }
+    case 'fastify-bare': {
+      // Fastify serves through our own http.Server, as the Express cells do: its serverFactory
+      // hands over the request listener, which routes once `ready()` has resolved
+      let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+      const app = Fastify({ logger: false, serverFactory: (h) => { handler = h; return createServer(h); } });
+      app.get('/', async () => ({ ok: true }));
+      await app.ready();
+      if (handler === undefined) throw new Error('fastify-bare: serverFactory was not called');
+      return { app: handler, close: async () => { await app.close(); } };
     }
     case 'express-plain': {
       const app = express();
@@ -205,7 +217,9 @@ async function main(): Promise<void> {
   linkPackageFolders();
   const built = await build(config);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = built.app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = createServer(built.app);
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => resolve(s));
   });
   server.keepAliveTimeout = 30_000;
   const gc = (globalThis as { gc?: () => void }).gc;
