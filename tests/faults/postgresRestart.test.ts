@@ -16,6 +16,7 @@ import { createDemoKernel, type DemoKernel } from '../../src/demo/app';
 import { openDemoDatabase } from '../../src/demo/database';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { describeWith } from '../helpers/requirements';
+import { scaled } from '../helpers/timeScale';
 import { startWriteLoad, type WriteResult } from '../helpers/writeLoad';
 
 /** A 503 problem details naming the store (the demo runs with debug on, so the detail is shown). */
@@ -38,7 +39,7 @@ describeWith('postgresql')('PostgreSQL stopped under API writes', () => {
     server = http.createServer(kernel);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     server?.closeAllConnections();
@@ -90,6 +91,6 @@ describeWith('postgresql')('PostgreSQL stopped under API writes', () => {
       const lost = acknowledged.filter((r) => stored.get(r.id!) !== r.title);
       expect({ acknowledged: acknowledged.length > 0, lost }).toEqual({ acknowledged: true, lost: [] });
     },
-    60_000,
+    scaled(60_000),
   );
 });
