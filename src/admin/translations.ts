@@ -1,8 +1,9 @@
 /**
  * The back office's words in English and French (the catalogs of Symfony's translator, cut down
  * to one flat map per locale). Keys are the English UI's places (`index.search`), values may hold
- * `{name}` placeholders. Both catalogs have the same keys (a test checks it); a locale without a
- * catalog (e.g. `de`) gets English.
+ * `{name}` placeholders; a key with a `<key>_one` twin reads it when `params.count` is one in
+ * the locale's plural rules (`Intl.PluralRules`: English 1, French 0 and 1). Both catalogs have
+ * the same keys (a test checks it); a locale without a catalog (e.g. `de`) gets English.
  * @module
  */
 
@@ -17,6 +18,7 @@ export const EN = Object.freeze({
   'layout.signed_in_as': 'Signed in as {user}',
   'dashboard.title': 'Dashboard',
   'dashboard.items': '{count} items',
+  'dashboard.items_one': '{count} item',
   'dashboard.latest': 'Latest changes',
   'dashboard.none': 'No change yet.',
   'audit.when': 'When',
@@ -32,8 +34,10 @@ export const EN = Object.freeze({
   'audit.history': 'History',
   'audit.item_history': 'History of {item}',
   'audit.all_history': 'Full history ({count} changes)',
+  'audit.all_history_one': 'Full history ({count} change)',
   'audit.none': 'No change matches.',
   'audit.total': '{count} changes',
+  'audit.total_one': '{count} change',
   'audit.resource': 'Resource',
   'audit.from': 'From (day, UTC)',
   'audit.to': 'To (day, UTC)',
@@ -58,6 +62,7 @@ export const EN = Object.freeze({
   'index.exists': '{field}: set',
   'index.empty': 'Nothing found.',
   'index.total': '{count} items',
+  'index.total_one': '{count} item',
   'index.actions': 'Actions',
   'index.select': 'Select {item}',
   'index.selection': 'Selection',
@@ -67,8 +72,11 @@ export const EN = Object.freeze({
   'index.select_none': 'Clear the selection',
   'confirm.title': '{action}: confirm',
   'confirm.items': 'The {count} items concerned:',
+  'confirm.items_one': 'The item concerned:',
   'confirm.delete': 'These {count} items will be deleted for good:',
+  'confirm.delete_one': 'This item will be deleted for good:',
   'flash.action_done': '{action}: done for {count} items.',
+  'flash.action_done_one': '{action}: done for {count} item.',
   'flash.toggled': '{item}: {field} is now {value}.',
   'flash.toggle_conflict': 'Someone else changed {item} since the list was shown; nothing was changed.',
   'index.pagination': 'Pages',
@@ -105,6 +113,7 @@ export const EN = Object.freeze({
   'flash.updated': '{item} was saved.',
   'flash.deleted': '{item} was deleted.',
   'flash.batch_deleted': '{count} items were deleted: {items}.',
+  'flash.batch_deleted_one': '{count} item was deleted: {items}.',
   'flash.batch_deleted_none': 'No item was deleted.',
   'flash.batch_kept': 'Not deleted: {items}.',
   'flash.batch_none': 'No item was selected.',
@@ -138,6 +147,7 @@ export const FR: Catalog = Object.freeze({
   'layout.signed_in_as': 'Connecté en tant que {user}',
   'dashboard.title': 'Tableau de bord',
   'dashboard.items': '{count} éléments',
+  'dashboard.items_one': '{count} élément',
   'dashboard.latest': 'Dernières modifications',
   'dashboard.none': 'Aucune modification pour l’instant.',
   'audit.when': 'Quand',
@@ -154,8 +164,10 @@ export const FR: Catalog = Object.freeze({
   'audit.history': 'Historique',
   'audit.item_history': 'Historique de {item}',
   'audit.all_history': 'Historique complet ({count} modifications)',
+  'audit.all_history_one': 'Historique complet ({count} modification)',
   'audit.none': 'Aucune modification ne correspond.',
   'audit.total': '{count} modifications',
+  'audit.total_one': '{count} modification',
   'audit.resource': 'Ressource',
   'audit.from': 'Du (jour, UTC)',
   'audit.to': 'Au (jour, UTC)',
@@ -180,6 +192,7 @@ export const FR: Catalog = Object.freeze({
   'index.exists': '{field} : renseigné',
   'index.empty': 'Aucun résultat.',
   'index.total': '{count} éléments',
+  'index.total_one': '{count} élément',
   'index.actions': 'Actions',
   'index.select': 'Sélectionner {item}',
   'index.selection': 'Sélection',
@@ -189,8 +202,11 @@ export const FR: Catalog = Object.freeze({
   'index.select_none': 'Vider la sélection',
   'confirm.title': '{action} : confirmation',
   'confirm.items': 'Les {count} éléments concernés :',
+  'confirm.items_one': 'L’élément concerné :',
   'confirm.delete': 'Ces {count} éléments seront supprimés définitivement :',
+  'confirm.delete_one': 'Cet élément sera supprimé définitivement :',
   'flash.action_done': '{action} : fait pour {count} éléments.',
+  'flash.action_done_one': '{action} : fait pour {count} élément.',
   'flash.toggled': '{item} : {field} vaut maintenant {value}.',
   'flash.toggle_conflict': 'Quelqu’un a modifié {item} depuis l’affichage de la liste ; rien n’a été modifié.',
   'index.pagination': 'Pages',
@@ -228,6 +244,7 @@ export const FR: Catalog = Object.freeze({
   'flash.updated': '{item} a été enregistré.',
   'flash.deleted': '{item} a été supprimé.',
   'flash.batch_deleted': '{count} éléments ont été supprimés : {items}.',
+  'flash.batch_deleted_one': '{count} élément a été supprimé : {items}.',
   'flash.batch_deleted_none': 'Aucun élément n’a été supprimé.',
   'flash.batch_kept': 'Non supprimés : {items}.',
   'flash.batch_none': 'Aucun élément n’a été sélectionné.',
@@ -247,7 +264,7 @@ export const FR: Catalog = Object.freeze({
 /** The catalogs by language. */
 export const CATALOGS: Readonly<Record<string, Catalog>> = Object.freeze({ en: EN, fr: FR });
 
-/** Translates a key, replacing `{name}` placeholders with `params`. */
+/** Translates a key, replacing `{name}` placeholders with `params` (a `count` of one picks the `<key>_one` form). */
 export type Translator = (key: MessageKey, params?: Readonly<Record<string, string | number>>) => string;
 
 /**
@@ -259,7 +276,13 @@ export function translatorFor(locale: string | undefined): { t: Translator; lang
   const language = (locale ?? 'en').split(/[-_]/)[0].toLowerCase();
   const lang = language in CATALOGS ? language : 'en';
   const catalog = CATALOGS[lang];
-  const t: Translator = (key, params = {}) =>
-    catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const plurals = new Intl.PluralRules(lang);
+  const t: Translator = (key, params = {}) => {
+    // a count of one (in English 1, in French 0 and 1) reads the `<key>_one` form when the catalog has one
+    const one = typeof params.count === 'number' && plurals.select(params.count) === 'one'
+      ? (catalog as Readonly<Record<string, string>>)[`${key}_one`] : undefined;
+    return (one ?? catalog[key])
+      .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  };
   return { t, lang };
 }

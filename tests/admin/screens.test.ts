@@ -249,7 +249,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
         .send(`_token=${_token}&ids=1&ids=2&_confirmed=1`).expect(303);
       expect(res.headers.location).toBe('/admin/authors');
       const after = await admin.get('/admin/authors').expect(200);
-      expect(flashesOf(after.text)).toEqual(['1 items were deleted: Dan Simmons (#2). Not deleted: Frank Herbert (#1).']);
+      expect(flashesOf(after.text)).toEqual(['1 item was deleted: Dan Simmons (#2). Not deleted: Frank Herbert (#1).']);
       expect(titlesOf(after.text)).toEqual(['Frank Herbert', 'Stanisław Lem']);
       await admin.post('/admin/authors/batch-delete').type('form').send({ _token }).expect(303);
       expect(flashesOf((await admin.get('/admin/authors')).text)).toEqual(['No item was selected.']);

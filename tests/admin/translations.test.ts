@@ -22,6 +22,16 @@ describe('the back office catalogs', () => {
     expect(translatorFor(undefined).t('flash.created', { item: 'Dune (#1)' })).toBe('Dune (#1) was created.');
   });
 
+  test('a count of one reads the singular (English 1; French 0 and 1), any other count the plural', () => {
+    const en = translatorFor('en').t;
+    const fr = translatorFor('fr').t;
+    expect([0, 1, 2].map((count) => en('index.total', { count }))).toEqual(['0 items', '1 item', '2 items']);
+    expect([0, 1, 2].map((count) => fr('index.total', { count }))).toEqual(['0 élément', '1 élément', '2 éléments']);
+    expect(en('flash.action_done', { action: 'Feature', count: 1 })).toBe('Feature: done for 1 item.');
+    expect(fr('confirm.delete', { count: 1 })).toBe('Cet élément sera supprimé définitivement :');
+    expect(en('index.total')).toBe('{count} items'); // no count: the plural, its placeholder left
+  });
+
   test('the login error is translated by its ERR_FIREWALL_* code, whatever the English text says', () => {
     const { t } = translatorFor('fr');
     expect(loginError({ code: 'ERR_FIREWALL_BAD_CREDENTIALS', message: 'Bad credentials.' }, t))
