@@ -6,7 +6,10 @@ import { defineRequestSlot } from '../http/requestSlots';
 
 /** What the CORS layer decided for a request, kept on `req.cors` for the profiler. */
 export interface CorsDecision {
-  /** The `Origin` header, or null when the request had none (not a CORS request). */
+  /**
+   * The `Origin` header, or null when the request is no CORS request: it had none, or its
+   * `Origin` is the scheme and host it was sent to (a same-origin form post or `fetch`).
+   */
   readonly origin: string | null;
   /** Whether CORS headers were granted (a rule matched the path and listed the origin). */
   readonly allowed: boolean;
@@ -44,6 +47,10 @@ const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, pre
  *   `-Expose-Headers` and `-Allow-Credentials` set, so they are on every answer, 404s included;
  * - a disallowed origin gets no CORS header; a plain `OPTIONS` (no preflight headers) goes on
  *   to the routing table, which answers 405 with `Allow` when no route takes `OPTIONS`.
+ * - a request whose `Origin` equals the scheme and host it was sent to (`http://127.0.0.1:3000`
+ *   posting to itself: browsers send `Origin` on same-origin POSTs) is no CORS request: it goes
+ *   on untouched and is recorded like one without `Origin` (NelmioCorsBundle's
+ *   `skip_same_as_origin`, on by default).
  * The decision is recorded on `req.cors` ({@link CorsDecision}).
  * @param options - see {@link CorsOptions}; validated here, once
  * @returns the layer, for `createKernel({ layers: { cors: … } })`
@@ -68,11 +75,12 @@ export function corsLayer(options: CorsOptions): RequestHandler {
 
   return function corsHandler(req: Request, res: Response, next: NextFunction) {
     const header = req.headers.origin;
-    const origin = typeof header === 'string' && header !== '' ? header : null;
-    const pathInfo = req.kernel?.uri?.pathInfo ?? req.path;
+    const uri = req.kernel?.uri;
+    const origin = typeof header === 'string' && header !== '' && header !== uri?.schemeAndHttpHost ? header : null;
+    const pathInfo = uri?.pathInfo ?? req.path;
     const entry = compiled.find((c) => c.rule.pathPattern.test(pathInfo));
     if (origin === null) {
-      // not a CORS request (the common case): a decision made once per rule
+      // not a CORS request (the common case, same-origin posts included): a decision made once per rule
       req.cors = entry?.noOrigin ?? NOT_CORS;
       return next();
     }

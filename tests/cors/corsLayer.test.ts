@@ -121,6 +121,22 @@ describe('corsLayer(options) actual requests', () => {
     expect(res.body.cors).toEqual({ origin: null, allowed: false, preflight: false, rule: '^/api' });
   });
 
+  it('records a request whose Origin is its own scheme and host (a same-origin form post) as no CORS request', async () => {
+    const { app, seen } = kernel();
+    const agent = request(app);
+    // supertest sends Host 127.0.0.1:<port>; a browser's same-origin POST carries that origin
+    const own = await agent.post('/page').set('Host', 'admin.example.com:8080').set('Origin', 'http://admin.example.com:8080');
+    const other = await agent.post('/page').set('Host', 'admin.example.com:8080').set('Origin', 'http://admin.example.com:8081');
+    const api = await agent.get('/api/books').set('Host', 'app.example.com').set('Origin', 'http://app.example.com');
+    expect([own.status, other.status]).toEqual([405, 405]);
+    expect(corsHeaders(api.headers)).toEqual([]);
+    expect(seen).toEqual([
+      { origin: null, allowed: false, preflight: false, rule: null },
+      { origin: 'http://admin.example.com:8081', allowed: false, preflight: false, rule: null },
+      { origin: null, allowed: false, preflight: false, rule: '^/api' },
+    ]);
+  });
+
   it('sends a plain OPTIONS (no Access-Control-Request-Method) to routing: 405 with Allow, CORS headers kept', async () => {
     const { app, seen } = kernel();
     const res = await request(app).options('/api/books').set('Origin', APP);
