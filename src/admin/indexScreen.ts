@@ -278,6 +278,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
     const pageUrl = (page: number): string =>
       `${here}${queryOf(q.pairs, { page: page === 1 ? undefined : String(page), select: undefined })}`;
     const selectAll = single(q.pairs, 'select') === 'page';
+    const filters = await filterControls(app, req, admin, q.pairs, t);
     app.render(req, res, 200, 'index.html.njk', {
       admin,
       pageTitle: app.text(req, admin.plural),
@@ -295,7 +296,8 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       direction: q.direction,
       searchFields: admin.textFields.map((name) => app.text(req, admin.fields.find((f) => f.name === name)!.label))
         .join(', '),
-      filters: await filterControls(app, req, admin, q.pairs, t),
+      filters,
+      activeFilters: filters.filter((f) => f.value !== '').length,
       here,
       exportUrl: app.url(req, admin.slug, 'export.csv') + queryOf(q.pairs, { page: undefined, select: undefined }),
       back,

@@ -107,8 +107,29 @@
     };
   }
 
-  function hide(hidden) {
+  // The toolbar is fixed to the bottom of the window: a block of its height at the end of the page
+  // (Symfony's sf-toolbar-clearer) lets the page's last lines scroll above it, never under it.
+  var clearer = document.createElement('div');
+  clearer.className = 'ek-wdt-clearer';
+  clearer.setAttribute('aria-hidden', 'true');
+  root.parentNode.insertBefore(clearer, root);
+
+  function fit() {
+    clearer.style.height = root.offsetHeight + 'px';
+  }
+
+  function collapse(hidden) {
     root.classList.toggle('ek-hidden', hidden);
+    var button = root.querySelector('[data-ek-hide]');
+    if (button) {
+      button.setAttribute('aria-expanded', hidden ? 'false' : 'true');
+      button.setAttribute('aria-label', hidden ? 'Show the debug toolbar' : 'Hide the debug toolbar');
+    }
+    fit();
+  }
+
+  function hide(hidden) {
+    collapse(hidden);
     try { window.sessionStorage.setItem('ek-toolbar-hidden', hidden ? '1' : '0'); } catch { /* storage disabled */ }
   }
 
@@ -116,9 +137,15 @@
     root.innerHTML = html;
     var button = root.querySelector('[data-ek-hide]');
     if (button) button.addEventListener('click', function () { hide(!root.classList.contains('ek-hidden')); });
-    var hidden = false;
-    try { hidden = window.sessionStorage.getItem('ek-toolbar-hidden') === '1'; } catch { hidden = false; }
-    root.classList.toggle('ek-hidden', hidden);
+    // collapsed until asked for on a small screen, where its blocks would take several lines
+    var hidden = window.matchMedia ? window.matchMedia('(max-width: 40rem)').matches : false;
+    try {
+      var kept = window.sessionStorage.getItem('ek-toolbar-hidden');
+      if (kept !== null) hidden = kept === '1';
+    } catch { /* storage disabled: the default */ }
+    collapse(hidden);
+    if (typeof window.ResizeObserver === 'function') new window.ResizeObserver(fit).observe(root);
+    else window.addEventListener('resize', fit);
     render();
   }
 
@@ -131,5 +158,6 @@
     .then(show, function (error) {
       root.textContent = 'An error occurred while loading the web debug toolbar (' + error.message + ').';
       root.className = 'ek-wdt ek-wdt-error';
+      fit();
     });
 })();
