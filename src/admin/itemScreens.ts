@@ -105,13 +105,17 @@ async function renderForm(
   });
 }
 
-/** Validates a submitted form; the stored data, or the violations (the API's 422 messages). */
+/**
+ * Validates a submitted form; the stored data, or the violations (the API's 422 messages, in the
+ * request's language).
+ */
 function validate(
-  app: AdminApp, admin: AdminResource, body: Readonly<Record<string, unknown>>, current: StoredItem | null = null,
+  app: AdminApp, req: Request, admin: AdminResource, body: Readonly<Record<string, unknown>>,
+  current: StoredItem | null = null,
 ): { data: Record<string, unknown> } | { violations: readonly Violation[] } {
   try {
     const object = formObject(admin, body, app.prefixes, current?.data ?? null);
-    return { data: toStoredData(admin.resource, object, app.prefixes, '') };
+    return { data: toStoredData(admin.resource, object, app.prefixes, '', req.locale) };
   } catch (e) {
     if (isValidationError(e)) return { violations: e.violations };
     throw e;
@@ -158,7 +162,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
     }
     const body = await app.checkedForm(req, res);
     const values = submittedValues(admin, body);
-    const checked = validate(app, admin, body);
+    const checked = validate(app, req, admin, body);
     if ('violations' in checked) return renderForm(app, req, res, admin, null, { values, ...checked }, 422);
     const { metadata } = admin.resource;
     let outcome;
@@ -173,7 +177,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
         (problem) => renderForm(app, req, res, admin, null, { values, violations: [], problem }, 503));
     }
     if (outcome.status === 'invalid_relation') {
-      const { violations } = invalidRelation(admin.resource, outcome.property);
+      const { violations } = invalidRelation(admin.resource, outcome.property, req.locale);
       return renderForm(app, req, res, admin, null, { values, violations }, 422);
     }
     if (outcome.status !== 'ok') throw unexpectedOutcome(admin.shortName, 'create', outcome.status);
@@ -202,7 +206,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
     const values = submittedValues(admin, body);
     const version = formVersion(body);
     const stale = { ...item, version }; // the form keeps the version it was made from
-    const checked = validate(app, admin, body, item);
+    const checked = validate(app, req, admin, body, item);
     if ('violations' in checked) return renderForm(app, req, res, admin, stale, { values, ...checked }, 422);
     const { metadata } = admin.resource;
     let outcome;
@@ -220,7 +224,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
       case 'conflict':
         return renderForm(app, req, res, admin, stale, { values, violations: [], conflict: true }, 409);
       case 'invalid_relation': {
-        const { violations } = invalidRelation(admin.resource, outcome.property);
+        const { violations } = invalidRelation(admin.resource, outcome.property, req.locale);
         return renderForm(app, req, res, admin, stale, { values, violations }, 422);
       }
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));

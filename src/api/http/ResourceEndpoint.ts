@@ -298,7 +298,7 @@ export class ResourceEndpoint {
       }
       return previous === undefined ? {} : data;
     }
-    return toStoredData(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl);
+    return toStoredData(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl, req.locale);
   }
 
   /**

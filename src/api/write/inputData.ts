@@ -5,6 +5,7 @@ import { ValidationError } from '../http/ApiErrors';
 import { utcDateTime } from '../serializer/dateTime';
 import { idFromIri } from '../serializer/iri';
 import { unwrapSchema } from '../schema/metadata';
+import { violationMessages } from './violationMessages';
 
 /**
  * From a denormalized object (what the client sent, merged for PATCH) to the data a store
@@ -66,18 +67,18 @@ export const NUL_CHARACTER = 'nul_character';
  * text cannot store one (`invalid byte sequence for encoding "UTF8": 0x00`, a 500) and SQLite
  * cuts C strings at it, so it is refused before any store sees it, a 422 on every store.
  */
-function nulViolations(view: Readonly<Record<string, unknown>>): Violation[] {
+function nulViolations(view: Readonly<Record<string, unknown>>, message: string): Violation[] {
   return Object.entries(view)
     .filter(([, v]) => typeof v === 'string' && v.includes('\u0000'))
-    .map(([name]) => ({
-      propertyPath: name, code: NUL_CHARACTER, message: 'This value must not contain a NUL character (U+0000).',
-    }));
+    .map(([name]) => ({ propertyPath: name, code: NUL_CHARACTER, message }));
 }
 
 /**
  * Validates `object` and converts it to stored data.
  * @param prefixes - collection path by short name (relations' IRIs)
  * @param baseUrl - the mount path IRIs may carry
+ * @param locale - the request's locale (`req.locale`): the violations' language (zod's locale for
+ *   the schema's constraints, see {@link violationMessages}); undefined reads English
  * @returns every writable property, in the contract's value shapes
  * @throws ValidationError (422) with one violation per failed constraint, bad relation IRI or
  *   string holding a NUL character (code {@link NUL_CHARACTER})
@@ -87,10 +88,12 @@ export function toStoredData(
   object: Readonly<Record<string, unknown>>,
   prefixes: Readonly<Record<string, string>>,
   baseUrl: string,
+  locale?: string,
 ): Record<string, unknown> {
+  const messages = violationMessages(locale);
   const view = writableView(resource, object);
-  const parsed = inputSchema(resource).safeParse(view);
-  const nul = nulViolations(view);
+  const parsed = inputSchema(resource).safeParse(view, { error: messages.zod });
+  const nul = nulViolations(view, messages.nulCharacter);
   if (!parsed.success || nul.length > 0) {
     throw new ValidationError([...nul, ...(parsed.success ? [] : parsed.error.issues.map((i): Violation => ({
       propertyPath: i.path.map(String).join('.'),
@@ -111,7 +114,7 @@ export function toStoredData(
       if (id === null) {
         violations.push({
           propertyPath: p.name, code: 'invalid_iri',
-          message: `Expected the IRI of a ${p.relation ?? ''} (${prefix}/<id>).`,
+          message: messages.invalidIri(p.relation ?? '', prefix),
         });
       }
       data[p.name] = id;
@@ -125,10 +128,13 @@ export function toStoredData(
   return data;
 }
 
-/** The 422 for a relation the store says names no item. */
-export function invalidRelation(resource: Resource, property: string): ValidationError {
+/**
+ * The 422 for a relation the store says names no item.
+ * @param locale - the request's locale: the message's language; undefined reads English
+ */
+export function invalidRelation(resource: Resource, property: string, locale?: string): ValidationError {
   const target = resource.metadata.properties.find((p) => p.name === property)?.relation ?? 'item';
   return new ValidationError([
-    { propertyPath: property, code: 'invalid_relation', message: `No ${target} has this IRI.` },
+    { propertyPath: property, code: 'invalid_relation', message: violationMessages(locale).invalidRelation(target) },
   ]);
 }
