@@ -42,6 +42,8 @@ export { storeProcessor, StoreProcessor, RelationNotFoundError } from './state/s
 export { ApiCollector, type ApiData } from './profiler/ApiCollector';
 export type * from './state/types';
 export { isAtomic } from './state/types';
+export { propertyPath, isResolvedPath, MAX_RELATIONS_CROSSED } from './state/propertyPath';
+export type { ResolvedPropertyPath, PropertyPathProblem } from './state/propertyPath';
 export type { CacheHeaders } from './httpCache/cacheHeaders';
 export { PurgeFailedError, isPurgeFailedError, type Purger } from './httpCache/Purger';
 export { VarnishXKeyPurger, type VarnishXKeyPurgerOptions } from './httpCache/VarnishXKeyPurger';

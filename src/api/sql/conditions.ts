@@ -70,13 +70,15 @@ const DATE_COMPARISON = { before: '<=', strictly_before: '<', after: '>=', stric
 
 /**
  * One condition as a parameterised SQL predicate: values are bound parameters, the column is the
- * property's name quoted as an identifier (a property of the metadata only).
+ * property's name quoted as an identifier (a property of the metadata only); a `related`
+ * condition is `column in (select id from target where …)`.
  * @param resource - the resource whose table is queried
  * @param condition - a validated condition (see `FilterCondition`)
  * @param rules - the database and its case folding
  * @returns the predicate
- * @throws Error when the condition names a property the resource does not have (the API layer
- *   validates queries, so this is a bug, not a client's mistake)
+ * @throws Error when the condition names a property the resource does not have, or a `related`
+ *   one a property that is not a relation to its target (the API layer validates queries, so
+ *   this is a bug, not a client's mistake)
  */
 export function predicateOf(
   resource: ResourceMetadata, condition: FilterCondition, rules: ConditionCompiler,
@@ -89,6 +91,17 @@ export function predicateOf(
   }
   const column = sql.ref(property.name);
   switch (condition.type) {
+    case 'related': {
+      const { target } = condition;
+      if (property.kind !== 'relation' || property.relation !== target.shortName) {
+        throw new Error(`${resource.shortName}.${property.name} is not a relation to ${target.shortName}`);
+      }
+      // uncorrelated: both databases run the subquery once (SQLite builds an index of its ids,
+      // PostgreSQL hashes them or joins); unqualified columns inside name the target's (SQL's
+      // innermost scope first)
+      return sql<SqlBool>`${column} in (select ${sql.ref('id')} from ${sql.table(target.table)}
+        where ${predicateOf(target, condition.condition, rules)})`;
+    }
     case 'search': {
       if (condition.strategy === 'exact') {
         return or(condition.values.map((v) =>

@@ -11,7 +11,8 @@ import type {
  * one process. Nothing survives the process.
  *
  * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
- * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); nulls
+ * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); a
+ * `related` condition looks the related item up in its resource's map; nulls
  * sort first ascending (as SQLite); `id asc` as the last sort key. `atomically` undoes the
  * unit's writes when its work throws (ids taken are not given back, as SQL sequences); other
  * callers may see the unit's writes before it ends (no isolation, unlike a database transaction).
@@ -41,7 +42,9 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   provideCollection(
     resource: ResourceMetadata, query: CollectionQuery, context?: StateContext,
   ): Promise<CollectionPage> {
-    const matching = [...this.table(resource).values()].filter((item) => query.conditions.every((c) => holds(c, item)));
+    const related: Related = (target, id) => this.tables.get(target.shortName)?.get(id);
+    const matching = [...this.table(resource).values()]
+      .filter((item) => query.conditions.every((c) => holds(c, item, related)));
     matching.sort((a, b) => {
       for (const o of query.order) {
         const d = compare(valueOf(a, o.property), valueOf(b, o.property));
@@ -211,10 +214,17 @@ function textMatch(strategy: string, value: string, wanted: string): boolean {
   }
 }
 
+/** A stored item of a resource by id (a related condition's target), if any. */
+type Related = (target: ResourceMetadata, id: number) => StoredItem | undefined;
+
 /** Whether the item satisfies one condition (the semantics the SQL store's WHERE clauses mirror). */
-function holds(c: FilterCondition, item: StoredItem): boolean {
-  if (c.type === 'any') return c.conditions.some((inner) => holds(inner, item));
+function holds(c: FilterCondition, item: StoredItem, related: Related): boolean {
+  if (c.type === 'any') return c.conditions.some((inner) => holds(inner, item, related));
   const v = valueOf(item, c.property);
+  if (c.type === 'related') {
+    const target = typeof v === 'number' ? related(c.target, v) : undefined;
+    return target !== undefined && holds(c.condition, target, related);
+  }
   switch (c.type) {
     case 'search':
       if (v === null || v === undefined) return false;

@@ -108,7 +108,20 @@ export type FilterCondition =
    * At least one of `conditions` holds (OR; none: nothing matches). No query parameter of the API
    * makes one: the back office's search across text fields (`?query=`) does.
    */
-  | { readonly type: 'any'; readonly conditions: readonly FilterCondition[] };
+  | { readonly type: 'any'; readonly conditions: readonly FilterCondition[] }
+  /**
+   * A condition on a related item's property (`author.name`): the relation `property` points to
+   * an item of `target` for which `condition` holds (a null relation never does). `condition` is
+   * one of `target`'s conditions (its properties; it may cross a further relation). The SQL store
+   * writes `property in (select id from <target's table> where …)`. Build one from a dotted path
+   * with `propertyPath` (`src/api/state/propertyPath.ts`).
+   */
+  | {
+    readonly type: 'related';
+    readonly property: string;
+    readonly target: ResourceMetadata;
+    readonly condition: FilterCondition;
+  };
 
 /**
  * One sort key (API Platform `OrderFilter`). The store appends `id asc` as the last key, so pages

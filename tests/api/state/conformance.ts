@@ -362,6 +362,52 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
     });
   });
 
+  describe('provideCollection(resource, query): related (a condition on the related item, author.name)', () => {
+    const onAuthor = (condition: FilterCondition): FilterCondition =>
+      ({ type: 'related', property: 'author', target: AUTHOR, condition });
+
+    beforeEach(async () => {
+      const dan = await created(processor, AUTHOR, { name: 'Dan Simmons', born: '1948-04-04' });
+      const frank = await created(processor, AUTHOR, { name: 'Frank Herbert', born: '1920-10-08' });
+      const ursula = await created(processor, AUTHOR, { name: 'Ursula K. Le Guin 100%', born: null });
+      const rows: Array<[string, StoredItem | null]> = [['Hyperion', dan], ['Dune', frank],
+        ['Children of Dune', frank], ['Orphan', null], ['A Wizard of Earthsea', ursula]];
+      for (const [title, by] of rows) await created(processor, BOOK, book({ title, author: by?.id ?? null }));
+    });
+
+    test('a text strategy on the related item\'s property finds the items pointing to the matching ones', async () => {
+      expect(await titles({ conditions: [onAuthor(search('name', 'partial', 'HERB'))] }))
+        .toEqual(['Dune', 'Children of Dune']);
+      expect(await titles({ conditions: [onAuthor(search('name', 'word_start', 'sim', 'le'))] }))
+        .toEqual(['Hyperion', 'A Wizard of Earthsea']);
+      expect(await titles({ conditions: [onAuthor(search('name', 'partial', '%'))] })).toEqual(['A Wizard of Earthsea']);
+      expect(await titles({ conditions: [onAuthor(search('name', 'partial', 'nobody'))] })).toEqual([]);
+    });
+
+    test('an item without the relation (null) never matches, whatever the condition', async () => {
+      expect(await titles({ conditions: [onAuthor({ type: 'exists', property: 'born', value: false })] }))
+        .toEqual(['A Wizard of Earthsea']);
+      expect(await titles({ conditions: [onAuthor({ type: 'any', conditions: [] })] })).toEqual([]);
+    });
+
+    test('dates and ids of the related item; inside any (OR) with the item\'s own fields, and with AND', async () => {
+      const bornBefore = onAuthor({ type: 'date', property: 'born', operator: 'before', value: '1930-01-01' });
+      expect(await titles({ conditions: [bornBefore] })).toEqual(['Dune', 'Children of Dune']);
+      const authors = (await provider.provideCollection(AUTHOR, query())).items;
+      expect(await titles({ conditions: [onAuthor(search('id', 'exact', authors[0].id, authors[2].id))] }))
+        .toEqual(['Hyperion', 'A Wizard of Earthsea']);
+      const either: FilterCondition = {
+        type: 'any', conditions: [search('title', 'partial', 'earth'), onAuthor(search('name', 'partial', 'simmons'))],
+      };
+      expect(await titles({ conditions: [either] })).toEqual(['Hyperion', 'A Wizard of Earthsea']);
+      expect(await titles({ conditions: [either, search('title', 'start', 'hyp')] })).toEqual(['Hyperion']);
+      expect(await titles({
+        conditions: [onAuthor(search('name', 'partial', 'frank'))], order: [{ property: 'title', direction: 'desc' }],
+        itemsPerPage: 1,
+      })).toEqual(['Dune']);
+    });
+  });
+
   describe('provideCollection(resource, query): property', () => {
     const WORDS = ['Dune', 'dune', 'Hyper ion', '50%', 'a_b', "O'B", 'Éclat', 'éc', 'x y', 'ß', ''];
     const DATES = ['1965-08-01', '1989-05-26', '1989-05-27', '2000-01-01'];
@@ -373,7 +419,7 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       featured: fc.boolean(),
       publishedAt: fc.option(fc.constantFrom(...DATES), { nil: null }),
     });
-    const condition: fc.Arbitrary<FilterCondition> = fc.oneof(
+    const own: fc.Arbitrary<FilterCondition> = fc.oneof(
       fc.record({
         type: fc.constant('search' as const), property: fc.constant('title'),
         strategy: fc.constantFrom<SearchStrategy[]>('exact', 'partial', 'start', 'end', 'word_start'),
@@ -396,6 +442,22 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
         value: fc.boolean(),
       }),
     );
+    /** A condition on the book's author (`author.name`, `author.born`), alone or beside the book's own. */
+    const onAuthor: fc.Arbitrary<FilterCondition> = fc.oneof(
+      fc.record({
+        type: fc.constant('search' as const), property: fc.constant('name'),
+        strategy: fc.constantFrom<SearchStrategy[]>('exact', 'partial', 'start', 'word_start'),
+        values: fc.array(fc.constantFrom(...WORDS, 'DUNE', '%', 'É'), { minLength: 1, maxLength: 2 }),
+      }),
+      fc.record({ type: fc.constant('exists' as const), property: fc.constant('born'), value: fc.boolean() }),
+      fc.record({ type: fc.constant('date' as const), property: fc.constant('born'),
+        operator: fc.constantFrom<('before' | 'after')[]>('before', 'after'), value: fc.constantFrom(...DATES) }),
+    );
+    const related: fc.Arbitrary<FilterCondition> = onAuthor.map((inner) =>
+      ({ type: 'related', property: 'author', target: AUTHOR, condition: inner }));
+    const condition = fc.oneof(own, related,
+      fc.array(fc.oneof(own, related), { maxLength: 3 }).map((conditions): FilterCondition => ({ type: 'any', conditions })));
+    const author = fc.record({ name: text, born: fc.option(fc.constantFrom(...DATES), { nil: null }) });
     const collectionQuery: fc.Arbitrary<CollectionQuery> = fc.record({
       conditions: fc.array(condition, { maxLength: 3 }),
       order: fc.uniqueArray(fc.record({
@@ -409,16 +471,25 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
 
     test('for random items and queries, the page equals a plain JavaScript evaluation of the query', async () => {
       const queries = fc.array(collectionQuery, { minLength: 1, maxLength: 4 });
-      await fc.assert(fc.asyncProperty(fc.array(row, { maxLength: 14 }), queries,
-        async (rows, queries) => {
+      // each book's author: an index into the run's authors (modulo their number), or none
+      const rows = fc.array(fc.tuple(row, fc.option(fc.nat(3), { nil: null })), { maxLength: 14 });
+      await fc.assert(fc.asyncProperty(fc.array(author, { maxLength: 3 }), rows, queries,
+        async (authorRows, rows, queries) => {
+          const authors: StoredItem[] = [];
           const items: StoredItem[] = [];
           try {
-            for (const r of rows) items.push(await created(processor, BOOK, book(r)));
+            for (const a of authorRows) authors.push(await created(processor, AUTHOR, a));
+            for (const [r, k] of rows) {
+              const by = k === null || authors.length === 0 ? null : authors[k % authors.length].id;
+              items.push(await created(processor, BOOK, book({ ...r, author: by })));
+            }
             for (const q of queries) {
-              expect(await provider.provideCollection(BOOK, q)).toEqual(referencePage(BOOK, items, q));
+              expect(await provider.provideCollection(BOOK, q))
+                .toEqual(referencePage(BOOK, items, q, { Author: authors }));
             }
           } finally {
             for (const i of items) await processor.remove(BOOK, i.id);
+            for (const a of authors) await processor.remove(AUTHOR, a.id);
           }
         }), { numRuns: options.propertyRuns ?? 40 });
     });

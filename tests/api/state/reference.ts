@@ -27,10 +27,17 @@ export function compareValues(a: unknown, b: unknown): number {
   return compareText(a as string, b as string);
 }
 
-function matches(item: StoredItem, c: FilterCondition): boolean {
-  if (c.type === 'any') return c.conditions.some((inner) => matches(item, inner));
-  const v = item.data[c.property];
+/** Every stored item of the other resources (the targets of related conditions), by short name. */
+export type RelatedItems = Readonly<Record<string, readonly StoredItem[]>>;
+
+function matches(item: StoredItem, c: FilterCondition, related: RelatedItems): boolean {
+  if (c.type === 'any') return c.conditions.some((inner) => matches(item, inner, related));
+  const v = c.property === 'id' ? item.id : item.data[c.property];
   switch (c.type) {
+    case 'related': {
+      const target = (related[c.target.shortName] ?? []).find((t) => t.id === v);
+      return target !== undefined && matches(target, c.condition, related);
+    }
     case 'search':
       return c.values.some((wanted) => {
         if (v === null || v === undefined) return false;
@@ -62,11 +69,12 @@ function matches(item: StoredItem, c: FilterCondition): boolean {
 /**
  * The page of `items` a store must return for `query`.
  * @param items - every stored item of the resource
+ * @param related - every stored item of the resources related conditions reach, by short name
  */
 export function referencePage(
-  _resource: ResourceMetadata, items: readonly StoredItem[], query: CollectionQuery,
+  _resource: ResourceMetadata, items: readonly StoredItem[], query: CollectionQuery, related: RelatedItems = {},
 ): CollectionPage {
-  const kept = items.filter((i) => query.conditions.every((c) => matches(i, c)));
+  const kept = items.filter((i) => query.conditions.every((c) => matches(i, c, related)));
   const value = (i: StoredItem, p: string): unknown => (p === 'id' ? i.id : i.data[p]);
   kept.sort((a, b) => {
     for (const o of query.order) {

@@ -1,0 +1,93 @@
+import type { FilterCondition, PropertyMetadata, ResourceMetadata } from './types';
+
+/**
+ * Dotted property paths through relations (`author.name` from `Book`), API Platform's nested
+ * properties of its `SearchFilter` (`'author.name' => 'partial'`) and EasyAdmin's
+ * `setSearchFields(['author.name'])`: resolved against the resources' metadata, a path turns a
+ * condition on its last property into a `related` condition (`FilterCondition`) on the first
+ * resource, which every store evaluates (MemoryState, SQL's `IN (SELECT …)`).
+ * @module
+ */
+
+/** Relations a path may cross (`a.b.c.d` crosses 3): each is one nested subquery on SQL. */
+export const MAX_RELATIONS_CROSSED = 3;
+
+/** A path resolved: the property at its end and how to reach it. */
+export interface ResolvedPropertyPath {
+  /** The path as given, e.g. `author.name`. */
+  readonly path: string;
+  /** The resource that has the last property (`Author`). */
+  readonly owner: ResourceMetadata;
+  /** The last property (`name`); never a write-only one. */
+  readonly property: PropertyMetadata;
+  /** The relation properties crossed, in order (`author`); none for a plain property. */
+  readonly relations: readonly PropertyMetadata[];
+  /**
+   * A condition on the last property (its `property` is the last segment, `name`) as a condition
+   * on the first resource's items: wrapped in one `related` condition per relation crossed.
+   */
+  wrap(condition: FilterCondition): FilterCondition;
+}
+
+/** Why a path does not resolve, at which segment. */
+export interface PropertyPathProblem {
+  readonly problem:
+    /** The segment is no (readable) property of `resource`. */
+    | 'unknown_property'
+    /** The segment is a property, not a relation, and more segments follow. */
+    | 'not_a_relation'
+    /** The relation's target resource is unknown to `resolve`. */
+    | 'unknown_resource'
+    /** More than {@link MAX_RELATIONS_CROSSED} relations. */
+    | 'too_deep';
+  /** The segment, e.g. `nmae`. */
+  readonly segment: string;
+  /** The resource the segment was looked up in. */
+  readonly resource: ResourceMetadata;
+}
+
+/**
+ * Resolves a dotted property path from a resource.
+ * @param resource - where the path starts (`Book`)
+ * @param path - property names joined by dots (`author.name`); a single name is a plain property
+ * @param resolve - a resource's metadata by short name (the relation's `relation`)
+ * @returns the resolved path, or the problem with the segment it met (write-only properties are
+ *   unknown: a path never filters on what is never shown)
+ */
+export function propertyPath(
+  resource: ResourceMetadata, path: string, resolve: (shortName: string) => ResourceMetadata | undefined,
+): ResolvedPropertyPath | PropertyPathProblem {
+  const segments = path.split('.');
+  const last = segments.pop()!;
+  const relations: PropertyMetadata[] = [];
+  const targets: ResourceMetadata[] = [];
+  let owner = resource;
+  const readable = (name: string): PropertyMetadata | undefined =>
+    owner.properties.find((p) => p.name === name && !p.writeOnly);
+  for (const segment of segments) {
+    const relation = readable(segment);
+    if (relation === undefined) return { problem: 'unknown_property', segment, resource: owner };
+    if (relation.kind !== 'relation' || relation.relation === undefined) {
+      return { problem: 'not_a_relation', segment, resource: owner };
+    }
+    if (relations.length === MAX_RELATIONS_CROSSED) return { problem: 'too_deep', segment, resource: owner };
+    const target = resolve(relation.relation);
+    if (target === undefined) return { problem: 'unknown_resource', segment, resource: owner };
+    relations.push(relation);
+    targets.push(target);
+    owner = target;
+  }
+  const property = readable(last);
+  if (property === undefined) return { problem: 'unknown_property', segment: last, resource: owner };
+  const wrap = (condition: FilterCondition): FilterCondition => relations.reduceRight<FilterCondition>(
+    (inner, relation, k) => ({ type: 'related', property: relation.name, target: targets[k], condition: inner }),
+    condition);
+  return Object.freeze({ path, owner, property, relations: Object.freeze(relations), wrap });
+}
+
+/** Whether `propertyPath` resolved. */
+export function isResolvedPath(
+  path: ResolvedPropertyPath | PropertyPathProblem,
+): path is ResolvedPropertyPath {
+  return !('problem' in path);
+}
