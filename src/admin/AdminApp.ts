@@ -10,12 +10,14 @@ import { AccessDeniedHttpError } from '../http/errors';
 import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';
 import { requestLog } from '../profiler/requestLogger';
 import { csrfToken, isCsrfTokenValid } from '../security/csrf';
+import { isLocalPath } from '../security/localPath';
 import { existingSession } from '../session/previousSession';
 import { requireSession } from '../session/requireSession';
 import type { ResolvedAdminOptions } from './AdminOptions';
 import { adminResource, itemLabel, type AdminResource } from './AdminResource';
 import { AuditLog, type AuditAction, type AuditEntry, type AuditFieldChange } from './AuditLog';
 import type { DisplayContext } from './display';
+import { languageChoices } from './languageSwitcher';
 import { localized, type LocalizedText } from './localized';
 import { translatorFor, type Translator } from './translations';
 
@@ -223,7 +225,8 @@ export class AdminApp {
   /**
    * Renders a page of `templates/admin/` with what every page shows: the translator, the
    * navigation, the user, the CSRF token of the forms (the session's, unless `context.token` gives
-   * one) and the flash messages.
+   * one), the flash messages and the language switcher (back to this page after a GET, else to
+   * the dashboard).
    */
   render(req: Request, res: Response, status: number, template: string, context: Record<string, unknown>): void {
     const { t, lang } = this.translator(req);
@@ -241,6 +244,9 @@ export class AdminApp {
       // the forms' token (the session's); a page that gives its own (the login page) starts no session
       token: typeof context.token === 'string' ? context.token : csrfToken(req),
       flashes: this.takeFlash(req),
+      languages: languageChoices(req, lang),
+      languageAction: this.url(req, 'locale'),
+      languageTarget: req.method === 'GET' && isLocalPath(req.originalUrl) ? req.originalUrl : this.url(req),
     });
     res.status(status).type('text/html; charset=utf-8').send(html);
   }

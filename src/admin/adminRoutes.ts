@@ -14,6 +14,7 @@ import { inAdminLayout } from './errorPage';
 import { auditScreen } from './history';
 import { csvExport } from './csvExport';
 import { dashboardPage, loginPage, logoutRoute, stylesheetRoute } from './pages';
+import { languageRoute } from './languageSwitcher';
 
 function resolve(given: AdminOptions): ResolvedAdminOptions {
   const o = parseOptions(adminOptionsSchema, given, 'admin');
@@ -76,7 +77,8 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
  *   by `?user=`, `?resource=`, `?item=`, `?action=`, `?from=`, `?to=`, paginated); `admin_login`
  *   GET `<prefix>/login` (the form; the firewall's form login answers the POST); `admin_logout`
  *   POST `<prefix>/logout` (answered by the firewall's logout, declared so its URL exists);
- *   `admin_stylesheet` GET `/bundles/admin/admin.css`;
+ *   `admin_locale` POST `<prefix>/locale` (the language switcher: the session keeps the chosen
+ *   locale, which the locale layer reads before `Accept-Language`); `admin_stylesheet` GET `/bundles/admin/admin.css`;
  * - per resource: `admin_<s>_index` GET `<prefix>/<slug>`, `admin_<s>_export` GET
  *   `<prefix>/<slug>/export.csv` (the index's items, filtered and sorted as its query string
  *   says, as a streamed CSV), `admin_<s>_new` GET|POST
@@ -118,6 +120,7 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
   add('admin_audit', `${p}/audit`, ['GET'], auditScreen(app));
   add('admin_login', `${p}/login`, ['GET'], loginPage(app), {}, false);
   add('admin_logout', `${p}/logout`, ['POST'], logoutRoute(`${p}/logout`), {}, false);
+  add('admin_locale', `${p}/locale`, ['POST'], languageRoute(app), {}, false);
   add('admin_stylesheet', options.stylesheetPath, ['GET'], stylesheetRoute(), {}, false);
   for (const admin of app.admins.values()) {
     const base = `${p}/${admin.slug}`;

@@ -213,6 +213,8 @@ export function createDemoKernel(options: DemoKernelOptions = {}): DemoKernel {
       ],
       accessControl: [
         { path: '^/admin/login$', roles: ['PUBLIC_ACCESS'] },
+        // the language switcher, on the login page too
+        { path: '^/admin/locale$', roles: ['PUBLIC_ACCESS'] },
         // signed-in users only; the screens check ROLE_ADMIN themselves, so a ROLE_USER's 403 is a
         // page inside the back office's layout (navigation, logout) rather than the kernel's
         { path: '^/admin', roles: ['ROLE_USER'] },

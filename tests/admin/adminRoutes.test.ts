@@ -46,6 +46,7 @@ describe('adminRoutes(options)', () => {
       'admin_audit GET /admin/audit',
       'admin_login GET /admin/login',
       'admin_logout POST /admin/logout',
+      'admin_locale POST /admin/locale',
       'admin_stylesheet GET /bundles/admin/admin.css',
       'admin_articles_index GET /admin/articles',
       'admin_articles_export GET /admin/articles/export.csv',

@@ -41,6 +41,7 @@ describe('debugRouter(routes, options)', () => {
           '  admin_audit                  GET         ANY      ANY    /admin/audit                       ',
           '  admin_login                  GET         ANY      ANY    /admin/login                       ',
           '  admin_logout                 POST        ANY      ANY    /admin/logout                      ',
+          '  admin_locale                 POST        ANY      ANY    /admin/locale                      ',
           '  admin_stylesheet             GET         ANY      ANY    /bundles/admin/admin.css           ',
           '  admin_books_index            GET         ANY      ANY    /admin/books                       ',
           '  admin_books_export           GET         ANY      ANY    /admin/books/export.csv            ',

@@ -68,7 +68,7 @@ describe('node dist/cli/main.js', () => {
       ['author_patch', 'PATCH'], ['author_delete', 'DELETE'], ['api_jsonld_context', 'GET'], ['api_doc', 'GET'],
       ['api_docs_page', 'GET'], ['api_docs_openapi', 'GET'], ['api_docs_asset', 'GET'], ['hello_slash', 'GET'],
       ['plain', 'GET'], ['localized_about', 'GET'], ['admin_dashboard', 'GET'], ['admin_audit', 'GET'], ['admin_login', 'GET'],
-      ['admin_logout', 'POST'], ['admin_stylesheet', 'GET'], ['admin_books_index', 'GET'], ['admin_books_export', 'GET'],
+      ['admin_logout', 'POST'], ['admin_locale', 'POST'], ['admin_stylesheet', 'GET'], ['admin_books_index', 'GET'], ['admin_books_export', 'GET'],
       ['admin_books_new', 'GET|POST'],
       ['admin_books_batch_delete', 'POST'], ['admin_books_batch_action', 'POST'], ['admin_books_detail', 'GET'],
       ['admin_books_edit', 'GET|POST'], ['admin_books_delete', 'GET|POST'], ['admin_books_toggle', 'POST'],
