@@ -3,6 +3,9 @@ import type { QueryParameter } from './resource/filters';
 import type { ResolvedFilter } from './resource/filterResolution';
 import type { ResolvedOperation, ResolvedPagination, Resource } from './resource/defineResource';
 import type { ResourceMetadata } from './state/types';
+import { type ApiFormats, MERGE_PATCH, resolveFormats } from './format/apiFormats';
+import type { Format } from './format/Format';
+import { FormatRegistry } from './format/FormatRegistry';
 
 /**
  * One operation, as the documentation shows it: its route (kind, name, method, path,
@@ -19,8 +22,13 @@ export interface OperationDescription
   readonly securedPostDenormalize: boolean;
   /** Reads a request body (Post, Put, Patch). */
   readonly input: boolean;
-  /** The request body's media types (Patch: `application/merge-patch+json` only). */
+  /**
+   * The request body's media types: the formats that read bodies and document them (Patch: the
+   * API's `patchFormats`, `application/merge-patch+json` by default).
+   */
   readonly inputTypes: readonly string[];
+  /** The media types of its responses, the default first. */
+  readonly formats: readonly string[];
   readonly summary: string;
   /** Query parameters (GetCollection: pagination and filters). */
   readonly parameters: readonly QueryParameter[];
@@ -46,15 +54,13 @@ export interface ApiDescription {
   readonly entrypoint: string;
   /** The media types the resources are served in, the default first. */
   readonly formats: readonly string[];
+  /** The format of each media type the API writes or reads (for each format's `docs`). */
+  readonly formatsByType: ReadonlyMap<string, Format>;
   readonly resources: readonly ResourceDescription[];
 }
 
-/** The media types of the three formats, the default first. */
-export const API_FORMATS: readonly string[] = ['application/ld+json', 'application/hal+json', 'application/json'];
-
-/** The media types a write accepts (POST and PUT); PATCH accepts only merge-patch. */
-export const INPUT_TYPES: readonly string[] = ['application/ld+json', 'application/json'];
-export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+/** RFC 7386's media type, of PATCH bodies by default. */
+export const MERGE_PATCH_TYPE = MERGE_PATCH;
 
 /** The pagination query parameters of a resource's collection. */
 export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
@@ -82,16 +88,34 @@ export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
   return out;
 }
 
+/** Options of {@link describeApi}. */
+export interface DescribeApiOptions {
+  /** The entrypoint path. @default '/api' */
+  readonly entrypoint?: string;
+  /** The API's formats, as `apiRoutes` takes them. @default ['jsonld', 'jsonhal', 'json'] */
+  readonly formats?: FormatRegistry | ApiFormats;
+}
+
 /**
  * Lists resources with their metadata, operations, filters and pagination, for documentation
  * generators (OpenAPI, Hydra): API Platform's resource metadata collection.
  * @param resources - what `defineResource` returned
- * @param options - `entrypoint`: the entrypoint path (default `/api`)
+ * @param options - the entrypoint path and the API's formats
  */
-export function describeApi(resources: readonly Resource[], options: { entrypoint?: string } = {}): ApiDescription {
+export function describeApi(resources: readonly Resource[], options: DescribeApiOptions = {}): ApiDescription {
+  const formats = options.formats === undefined || options.formats instanceof FormatRegistry
+    ? resolveFormats(options.formats) : options.formats;
+  const outputs = formats.all.flatMap((f) => f.mimeTypes.slice(0, 1));
+  const inputTypes = formats.all.filter((f) => f.decode !== undefined && f.docs?.input !== undefined)
+    .flatMap((f) => f.mimeTypes);
+  const patchTypes = [...formats.patch.keys()];
+  const byType = new Map<string, Format>();
+  for (const f of formats.all) for (const t of f.mimeTypes) byType.set(t, f);
+  for (const [t, f] of formats.patch) byType.set(t, f);
   return Object.freeze({
     entrypoint: options.entrypoint ?? '/api',
-    formats: API_FORMATS,
+    formats: Object.freeze(outputs),
+    formatsByType: byType,
     resources: Object.freeze(resources.map((r) => Object.freeze({
       shortName: r.shortName,
       description: r.description,
@@ -116,7 +140,8 @@ export function describeApi(resources: readonly Resource[], options: { entrypoin
           ...(typeof op.security === 'string' ? { role: op.security } : {}),
           securedPostDenormalize: op.securityPostDenormalize !== undefined,
           input,
-          inputTypes: input ? (op.kind === 'Patch' ? [MERGE_PATCH_TYPE] : INPUT_TYPES) : [],
+          inputTypes: input ? (op.kind === 'Patch' ? patchTypes : inputTypes) : [],
+          formats: outputs,
           summary: op.summary,
           parameters: Object.freeze(parameters),
         });

@@ -20,8 +20,8 @@ export {
   type ResolvedPagination,
 } from './resource/defineResource';
 export {
-  describeApi, paginationParameters, API_FORMATS, INPUT_TYPES, MERGE_PATCH_TYPE,
-  type ApiDescription, type ResourceDescription, type OperationDescription,
+  describeApi, paginationParameters, MERGE_PATCH_TYPE,
+  type ApiDescription, type DescribeApiOptions, type ResourceDescription, type OperationDescription,
 } from './describeApi';
 export type { ApiOptions } from './http/ApiOptions';
 export { apiRoutes } from './http/apiRoutes';
@@ -30,7 +30,11 @@ export {
   InvalidQueryError, ItemNotFoundError, NotAcceptableError, ConflictError, PreconditionFailedError, ValidationError,
   isValidationError, type Violation,
 } from './http/ApiErrors';
-export { negotiateFormat, FORMAT_TYPES, type ApiFormat } from './http/negotiation';
+export { FormatRegistry } from './format/FormatRegistry';
+export type {
+  Format, FormatContext, ItemContext, CollectionContext, EntrypointContext, ErrorContext, EncodedError, DecodeContext,
+  FormatDocsContext,
+} from './format/Format';
 export { etagOf } from './http/etag';
 export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
 export { mergePatch } from './write/mergePatch';

@@ -5,6 +5,9 @@ import type { StateContext } from '../state/types';
 import { cacheHeadersSchema } from '../httpCache/cacheHeaders';
 import type { Purger } from '../httpCache/Purger';
 import type { Resource } from '../resource/defineResource';
+import type { Format } from '../format/Format';
+import { FormatRegistry, MEDIA_TYPE } from '../format/FormatRegistry';
+import type { BuiltInFormatName } from '../format/builtInFormats';
 
 const RESOURCE = 'expected what defineResource() returns';
 const ENTRYPOINT = 'expected a path such as "/api"';
@@ -65,6 +68,29 @@ export const apiOptionsSchema = optionsObject({
    * @default none: cacheable responses carry `Cache-Tags`, writes purge nothing
    */
   purger: objectWith<Purger>(['purge', 'getResponseHeaders'], 'a Purger (purge, getResponseHeaders)').optional(),
+  /**
+   * The formats the API serves (API Platform's `formats`), in order of preference: the first
+   * answers `Accept: *∕*` and requests without `Accept`. Built-in names (`jsonld`, `jsonhal`,
+   * `json`, `jsonapi`, `csv`, `xml`) or {@link Format}s of your own, or a {@link FormatRegistry}.
+   * Each format is validated here (a wrong one is a `KernelConfigError` at start-up).
+   * @default ['jsonld', 'jsonhal', 'json']
+   * @example ['jsonld', 'json', 'csv', yaml]
+   */
+  formats: z.union([
+    z.instanceof(FormatRegistry),
+    z.array(
+      z.custom<Format | BuiltInFormatName>((f) => typeof f === 'string' || (typeof f === 'object' && f !== null)),
+    )
+      .min(1, { error: 'expected at least one format' }).readonly(),
+  ], { error: 'expected an array of format names or formats, or a FormatRegistry' }).optional(),
+  /**
+   * The media types of PATCH bodies, by the format that reads them (API Platform's
+   * `patch_formats`).
+   * @default { json: ['application/merge-patch+json'] }
+   * @example { json: ['application/merge-patch+json'], jsonapi: ['application/vnd.api+json'] }
+   */
+  patchFormats: z.record(z.string(), z.array(z.string().regex(MEDIA_TYPE,
+    { error: 'expected a media type such as "application/merge-patch+json"' })).readonly()).optional(),
 });
 
 /** Options of `apiRoutes` (the routes of a set of resources). All optional but `resources`. */

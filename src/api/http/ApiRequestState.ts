@@ -2,15 +2,19 @@ import { defineRequestSlot } from '../../http/requestSlots';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { QueryLogEntry, StoredItem } from '../state/types';
 import type { Violation } from './ApiErrors';
-import type { ApiFormat } from './negotiation';
+import type { Format } from '../format/Format';
+import type { HTML } from '../format/FormatRegistry';
 
 /** What the API layer knows of the request it serves (API Platform's request attributes). */
 export interface ApiRequestState {
   readonly resource?: Resource;
   /** The operation the method selected on the matched route. */
   readonly operation?: ResolvedOperation;
-  /** The negotiated format; undefined until negotiated (or when the client accepts none: 406). */
-  format?: ApiFormat;
+  /**
+   * The negotiated format, or `'html'` (the documentation page); undefined until negotiated (or
+   * when the client accepts none: 406).
+   */
+  format?: Format | typeof HTML;
   /** The stored item (item operations), as the provider read it. */
   item?: StoredItem;
   /** The page's items (GetCollection), as the provider read them: the response's `Cache-Tags`. */

@@ -1,15 +1,17 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { bodyReader, hasBody, isJsonRequest } from '../../http/body/JsonBodyReader';
 import { AccessDeniedHttpError } from '../../http/errors';
 import { baseContext, type PostDenormalizeContext, type SecurityContext } from '../../security/RouteSecurity';
 import { parseCollectionQuery } from '../query/collectionQuery';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { SecurityRule } from '../resource/operations';
 import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiContext';
-import { collectionHal, itemHal } from '../serializer/hal';
+import type { ApiFormats } from '../format/apiFormats';
+import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
+import { HTML } from '../format/FormatRegistry';
 import { itemIri } from '../serializer/iri';
-import { collectionJsonLd, itemJsonLdHead } from '../serializer/jsonld';
 import { normalizeItem } from '../serializer/normalize';
-import { linkHeader, pageLinks } from '../serializer/pagination';
+import { pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem } from '../state/types';
 import type { ProcessorData } from '../state/Processor';
 import type { UriVariables } from '../state/Provider';
@@ -18,13 +20,13 @@ import { RelationNotFoundError } from '../state/storeProcessor';
 import type { SecurityUser } from '../../security/SecurityUser';
 import { mergePatch } from '../write/mergePatch';
 import { toStoredData } from '../write/inputData';
-import { denormalizationError, itemNotFoundForIri, updateNotAllowed } from '../write/denormalizationError';
+import { denormalizationError, itemNotFoundForIri } from '../write/denormalizationError';
 import { ConflictError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
 import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
-import { negotiateFormat, type ApiFormat } from './negotiation';
-import { apiResponseHeaders, sendFormatted, sendJsonText } from './respond';
+import { negotiateFormat } from './negotiation';
+import { apiResponseHeaders, contentTypeOf, sendText } from './respond';
 import { HttpError } from '../../http/errors';
 import type { HttpCache } from '../httpCache/HttpCache';
 
@@ -36,9 +38,11 @@ import type { HttpCache } from '../httpCache/HttpCache';
  */
 export const WRITE_ATTEMPTS = 16;
 
-const MERGE_PATCH = 'application/merge-patch+json';
 const NOT_LOGGED: StateContext = Object.freeze({});
-const WRITE_TYPES = ['application/json', 'application/ld+json', 'application/hal+json'];
+
+/** The largest body in a format that is not JSON (CSV, XML, yours), in bytes: the JSON reader's default. */
+export const TEXT_BODY_LIMIT = 100 * 1024;
+const readText = bodyReader(express.text({ type: () => true, limit: TEXT_BODY_LIMIT }), TEXT_BODY_LIMIT, () => true);
 
 /** Runs a security rule: a role (or attribute) for `isGranted`, or a function. */
 export async function granted<C extends SecurityContext | PostDenormalizeContext>(
@@ -64,16 +68,24 @@ export class ResourceEndpoint {
    * input formats, on every operation but the collection's), when the resource has a Patch.
    */
   private readonly acceptPatch: string | undefined;
+  /** The media types of POST and PUT bodies: those of the formats that read bodies. */
+  private readonly inputTypes: readonly string[];
+  /** The media types of PATCH bodies (the API's `patchFormats`). */
+  private readonly patchTypes: readonly string[];
 
   constructor(
     private readonly resource: Resource,
     private readonly operations: readonly ResolvedOperation[],
     private readonly paths: ApiPaths,
     private readonly documentationPage: RequestHandler,
+    private readonly formats: ApiFormats,
     private readonly context?: (req: Request) => StateContext,
     private readonly httpCache?: HttpCache,
   ) {
-    this.acceptPatch = resource.operations.some((op) => op.kind === 'Patch') ? MERGE_PATCH : undefined;
+    this.patchTypes = [...formats.patch.keys()];
+    this.inputTypes = formats.all.filter((f) => f.decode !== undefined).flatMap((f) => f.mimeTypes);
+    this.acceptPatch = resource.operations.some((op) => op.kind === 'Patch') && this.patchTypes.length > 0
+      ? this.patchTypes.join(', ') : undefined;
   }
 
   /** The operation the request's method selects (HEAD is GET). */
@@ -135,7 +147,7 @@ export class ResourceEndpoint {
       ? { resource: this.resource, operation }
       : { resource: this.resource, operation, queries: [] };
     req.api = state;
-    state.format = negotiateFormat(req, operation.method === 'GET');
+    state.format = negotiateFormat(req, this.formats.all, operation.method === 'GET');
     // a browser gets the documentation page for an item that exists, and a 404 for one that
     // does not (API Platform's SwaggerUiProvider reads the item first)
     if (!operation.item) return null;
@@ -175,31 +187,30 @@ export class ResourceEndpoint {
   }
 
   /**
-   * The `denormalize` route option: the new object from the body. POST and PUT take
-   * `application/json` or `application/ld+json` (415 otherwise) and replace every property;
-   * PATCH takes only `application/merge-patch+json` (RFC 7386) merged into the stored item.
-   * @throws HttpError 415 for another media type, 400 for a body that is not a JSON object or
-   *   that the resource cannot read (`denormalizationError`: a wrong type, a bad IRI; a JSON-LD
-   *   POST with an `@id`)
+   * The `denormalize` route option: the new object from the body, read by the format its
+   * `Content-Type` names. POST and PUT take the formats that read bodies (`application/ld+json`,
+   * `application/json`…; 415 otherwise) and replace every property; PATCH takes the API's
+   * `patchFormats` (`application/merge-patch+json`, RFC 7386), merged into the stored item.
+   * @throws HttpError 415 for another media type, 400 for a body the format cannot read (not a
+   *   JSON object) or that the resource cannot read (`denormalizationError`: a wrong type, a bad
+   *   IRI; a JSON-LD POST with an `@id`)
    */
-  readonly denormalize = (req: Request, previous: object | null): object => {
+  readonly denormalize = async (req: Request, previous: object | null): Promise<object> => {
     const operation = this.operationOf(req);
     if (!operation.deserialize) return { ...(previous ?? {}) };
-    const type = req.headers['content-type'];
     const patch = operation.kind === 'Patch';
-    if (patch ? !req.is(MERGE_PATCH) : !req.is(WRITE_TYPES)) {
-      throw unsupported(type, patch ? [MERGE_PATCH] : WRITE_TYPES.slice(0, 2));
-    }
-    const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new HttpError('ERR_HTTP_BAD_REQUEST', 'Expected a JSON object body.');
-    }
-    if (!patch && previous === null && '@id' in body && req.is('application/ld+json')) throw updateNotAllowed();
+    const format = this.bodyFormat(req, patch);
+    const base = requestBase(req);
+    const context: DecodeContext = {
+      resource: this.resource, operation, paths: this.paths, base, request: req,
+      previous: previous as Readonly<Record<string, unknown>> | null,
+    };
+    const body = format.decode!(await this.bodyOf(req), context);
     // a Post on an item (a custom operation on {id}) populates it, as API Platform's object_to_populate
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
-      : operation.kind === 'Post' && previous !== null ? { ...previous, ...(body as Record<string, unknown>) }
-        : { ...(body as Record<string, unknown>) };
-    const error = denormalizationError(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl);
+      : operation.kind === 'Post' && previous !== null ? { ...previous, ...body }
+        : { ...body };
+    const error = denormalizationError(this.resource, object, this.paths.prefixes, base.baseUrl);
     if (error !== undefined) throw error;
     if (patch) return object;
     if (previous !== null) object.id = (previous as { id?: unknown }).id;
@@ -207,43 +218,70 @@ export class ResourceEndpoint {
     return object;
   };
 
+  /**
+   * The request body: what the kernel parsed (JSON, `application/*+json`), else its text (UTF-8
+   * or the `charset` the `Content-Type` names), read once; undefined without a body.
+   * @throws HttpError 413 over {@link TEXT_BODY_LIMIT}, 415 for an unsupported charset
+   */
+  private async bodyOf(req: Request): Promise<unknown> {
+    if (req.body !== undefined || isJsonRequest(req) || !hasBody(req) || req.res === undefined) return req.body;
+    await readText(req, req.res);
+    return req.body;
+  }
+
+  /**
+   * The format that reads the request's body, by its `Content-Type`.
+   * @throws HttpError 415 when none does
+   */
+  private bodyFormat(req: Request, patch: boolean): Format {
+    const types = patch ? this.patchTypes : this.inputTypes;
+    const matched = types.length === 0 ? false : req.is([...types]);
+    const format = typeof matched === 'string'
+      ? (patch ? this.formats.patch.get(matched) : this.formats.registry.byMimeType(matched))
+      : undefined;
+    if (format === undefined) throw unsupported(req.headers['content-type'], types);
+    return format;
+  }
+
   /** The controller: runs the operation and writes the response. */
   readonly controller = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const state = req.api!;
-    if (state.format === 'html') return this.documentationPage(req, res, next) as void;
-    const format = state.format ?? 'jsonld';
+    if (state.format === HTML) return this.documentationPage(req, res, next) as void;
+    const format = state.format ?? this.formats.all[0];
     const operation = state.operation!;
     if (operation.kind === 'GetCollection') return this.getCollection(req, res, format);
     if (operation.method === 'GET') return this.getItem(req, res, format);
     return this.write(req, res, format);
   };
 
+  /** What every encoder of the format is given for this request. */
+  private formatContext(req: Request, res: Response): FormatContext {
+    const base = requestBase(req);
+    return {
+      resource: this.resource,
+      paths: this.paths,
+      base,
+      request: req,
+      normalize: (item, into) => normalizeItem(this.resource, item, this.paths, base, into),
+      iri: (item) => itemIri(this.resource.routePrefix, item.id, base.baseUrl),
+      header: (name, value) => {
+        res.append(name, value);
+      },
+    };
+  }
+
   private sendItem(
-    req: Request, res: Response, format: ApiFormat, item: StoredItem, status: number, etag = etagOf(item),
+    req: Request, res: Response, format: Format, item: StoredItem, status: number, etag = etagOf(item),
   ): void {
     const base = requestBase(req);
     res.setHeader('ETag', etag);
     // API Platform's RespondProcessor: the item's IRI on every response that carries an item
     res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, base.baseUrl));
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
-    const body = format === 'hal' ? itemHal(this.resource, this.representation(item, base), base)
-      : format === 'json' ? this.representation(item, base) : this.jsonLd(item, base, true);
-    sendFormatted(res, format, status, body);
+    sendText(res, contentTypeOf(format), status, format.item({ ...this.formatContext(req, res), item }));
   }
 
-  /** The item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its representation. */
-  private jsonLd(item: StoredItem, base: RequestBase, withContext: boolean): Record<string, unknown> {
-    const head = itemJsonLdHead(this.resource, item.id, this.paths, base, withContext);
-    return normalizeItem(this.resource, item, this.paths, base, head);
-  }
-
-  /** The collection members in a format: JSON-LD's with their `@id` and `@type`. */
-  private members(items: readonly StoredItem[], format: ApiFormat, base: RequestBase): Record<string, unknown>[] {
-    if (format !== 'jsonld') return items.map((item) => this.representation(item, base));
-    return items.map((item) => this.jsonLd(item, base, false));
-  }
-
-  private async getCollection(req: Request, res: Response, format: ApiFormat): Promise<void> {
+  private async getCollection(req: Request, res: Response, format: Format): Promise<void> {
     const raw = req.kernel?.uri?.queryString ?? '';
     const operation = req.api!.operation!;
     const query = parseCollectionQuery(raw, this.resource, {
@@ -257,21 +295,18 @@ export class ResourceEndpoint {
     const base = requestBase(req);
     const path = `${base.baseUrl}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(String(req.params[name] ?? '')))}`;
-    const links = pageLinks(path, raw, this.resource, query, page);
-    const members = this.members(page.items, format, base);
-    if (format === 'json') {
-      const link = linkHeader(links);
-      if (link !== '') res.append('Link', link);
-      return sendFormatted(res, format, 200, members);
-    }
-    if (format === 'hal') {
-      const size = this.resource.pagination.enabled ? query.itemsPerPage : undefined;
-      return sendFormatted(res, format, 200, collectionHal(this.resource, members, page, links, base, size));
-    }
-    sendJsonText(res, format, 200, collectionJsonLd(this.resource, members, page, links, path, this.paths, base));
+    const context: CollectionContext = {
+      ...this.formatContext(req, res),
+      items: page.items,
+      page,
+      links: pageLinks(path, raw, this.resource, query, page),
+      path,
+      itemsPerPage: this.resource.pagination.enabled ? query.itemsPerPage : undefined,
+    };
+    sendText(res, contentTypeOf(format), 200, format.collection(context));
   }
 
-  private getItem(req: Request, res: Response, format: ApiFormat): void {
+  private getItem(req: Request, res: Response, format: Format): void {
     const item = req.api!.item!;
     const etag = etagOf(item);
     if (notModified(req, etag)) {
@@ -307,7 +342,7 @@ export class ResourceEndpoint {
    * wrote the item first (a 412 with the current item) and the client sent no `If-Match`, the
    * operation's checks run again on the current version and the processor is called again.
    */
-  private async write(req: Request, res: Response, format: ApiFormat): Promise<void> {
+  private async write(req: Request, res: Response, format: Format): Promise<void> {
     const operation = req.api!.operation!;
     let previous = req.api!.item;
     const strict = previous !== undefined && this.expectedVersion(req, previous);
@@ -344,7 +379,7 @@ export class ResourceEndpoint {
    * status), else 204.
    */
   private answer(
-    req: Request, res: Response, format: ApiFormat, operation: ResolvedOperation, item: StoredItem | null,
+    req: Request, res: Response, format: Format, operation: ResolvedOperation, item: StoredItem | null,
   ): void {
     if (item === null) {
       // API Platform's RespondProcessor sets Accept-Patch on every operation but the collection's
@@ -388,7 +423,7 @@ export class ResourceEndpoint {
       throw new AccessDeniedHttpError(operation.securityMessage);
     }
     if (operation.kind === 'Delete') return {};
-    const object = this.denormalize(req, { ...stored }) as Record<string, unknown>;
+    const object = await this.denormalize(req, { ...stored }) as Record<string, unknown>;
     const previousObject = { ...stored };
     if (securityPostDenormalize !== undefined
       && !(await granted(securityPostDenormalize, { ...baseContext(req), object, previousObject }))) {

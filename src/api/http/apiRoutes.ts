@@ -8,9 +8,12 @@ import type { SecuredRouteOptions } from '../../security/RouteSecurity';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
-import { entrypointHal } from '../serializer/hal';
+import { type ApiFormats, resolveFormats } from '../format/apiFormats';
+import type { Format } from '../format/Format';
+import { HTML } from '../format/FormatRegistry';
+import { json, JSON_TYPE } from '../format/json';
 import { hydraDocumentation } from '../serializer/hydraDocumentation';
-import { BUILT_IN_CLASSES, contextDocument, entrypointJsonLd, entrypointKey } from '../serializer/jsonld';
+import { BUILT_IN_CLASSES, contextDocument, entrypointKey } from '../serializer/jsonld';
 import { describeApi } from '../describeApi';
 import { createOpenApiDocument } from '../openapi/createOpenApiDocument';
 import { createDocsPage, createDocsRoutes } from '../openapi/docsRoutes';
@@ -21,7 +24,7 @@ import './ApiRequestState';
 import { negotiateFormat } from './negotiation';
 import { HttpCache } from '../httpCache/HttpCache';
 import { ResourceEndpoint } from './ResourceEndpoint';
-import { apiResponseHeaders, defaultDocumentationPage, sendFormatted } from './respond';
+import { apiResponseHeaders, contentTypeOf, defaultDocumentationPage, sendText } from './respond';
 
 /** The route options of every API route, besides those of its operations. */
 interface ApiRouteOptions extends SecuredRouteOptions {
@@ -65,9 +68,9 @@ function routeGroups(resource: Resource): ResolvedOperation[][] {
 
 function operationRoute(
   resource: Resource, ops: ResolvedOperation[], paths: ApiPaths, page: RequestHandler, base: ApiRouteOptions,
-  cache: HttpCache, context?: (req: Request) => StateContext,
+  cache: HttpCache, formats: ApiFormats, context?: (req: Request) => StateContext,
 ): Route {
-  const endpoint = new ResourceEndpoint(resource, ops, paths, page, context, cache);
+  const endpoint = new ResourceEndpoint(resource, ops, paths, page, formats, context, cache);
   const writes = ops.some((op) => op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch');
   const first = (key: 'securityMessage' | 'securityPostDenormalizeMessage'): string | undefined =>
     ops.find((op) => op[key] !== undefined)?.[key];
@@ -121,7 +124,10 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   const page: RequestHandler = options.documentationPage ?? (docs === false
     ? defaultDocumentationPage(paths, docsPath)
     : createDocsPage({ prefix: paths.entrypoint, title }));
-  const base: ApiRouteOptions = { errorRenderer: apiErrorRenderer(paths), errorRendererPrefix: paths.entrypoint };
+  const formats = resolveFormats(options.formats, options.patchFormats);
+  const base: ApiRouteOptions = {
+    errorRenderer: apiErrorRenderer(paths, formats), errorRendererPrefix: paths.entrypoint,
+  };
   const cache = new HttpCache(options.cacheHeaders ?? {}, options.purger, paths);
   const routes = new RouteCollection();
   const add = (name: string, route: Route): void => {
@@ -134,7 +140,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
   };
   const negotiated = (req: Request): object | null => {
     if (req.res !== undefined) apiResponseHeaders(req, req.res, paths);
-    req.api = { format: negotiateFormat(req, true) };
+    req.api = { format: negotiateFormat(req, formats.all, true) };
     return null;
   };
   add(options.entrypointName ?? 'api_entrypoint', new Route(paths.entrypoint, {
@@ -142,27 +148,32 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     options: { ...base, provider: cache.provider(negotiated) },
     controller: (req: Request, res: Response, next) => {
       const format = req.api!.format!;
-      if (format === 'html') return page(req, res, next);
+      if (format === HTML) return page(req, res, next);
       const b = requestBase(req);
       const collections: Record<string, string> = {};
       for (const r of paths.resources.values()) {
         collections[entrypointKey(r.shortName)] = `${b.baseUrl}${r.routePrefix}`;
       }
-      const body = format === 'hal' ? entrypointHal(`${b.baseUrl}${paths.entrypoint}`, collections)
-        : format === 'json' ? collections : entrypointJsonLd(paths, b);
-      sendFormatted(res, format, 200, body);
+      if (format.entrypoint === undefined) {
+        return sendText(res, `${JSON_TYPE}; charset=utf-8`, 200, JSON.stringify(collections));
+      }
+      sendText(res, contentTypeOf(format), 200, format.entrypoint({ paths, base: b, request: req, collections }));
     },
   }));
   for (const resource of paths.resources.values()) {
     for (const ops of routeGroups(resource)) {
-      add(ops[0].name, operationRoute(resource, ops, paths, page, base, cache, options.stateContext));
+      add(ops[0].name, operationRoute(resource, ops, paths, page, base, cache, formats, options.stateContext));
     }
   }
+  // the JSON-LD documents: in JSON-LD when the client chose it, else as plain JSON
   const jsonOnly = (req: Request): object | null => {
     if (req.res !== undefined) apiResponseHeaders(req, req.res, paths);
-    const format = negotiateFormat(req, false);
-    req.api = { format: format === 'hal' ? 'json' : format };
+    const format = negotiateFormat(req, formats.all, false);
+    req.api = { format: format !== HTML && format.name === 'jsonld' ? format : formats.registry.get('json') ?? json };
     return null;
+  };
+  const sendDocument = (req: Request, res: Response, doc: unknown): void => {
+    sendText(res, contentTypeOf(req.api!.format as Format), 200, JSON.stringify(doc));
   };
   add('api_jsonld_context', new Route(`${paths.contexts}/{shortName}`, {
     methods: ['GET'],
@@ -171,14 +182,14 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     controller: (req: Request, res: Response) => {
       const doc = contextDocument(String(req.params.shortName), paths, requestBase(req));
       if (doc === undefined) throw new ItemNotFoundError('JSON-LD context', String(req.params.shortName));
-      sendFormatted(res, req.api!.format!, 200, doc);
+      sendDocument(req, res, doc);
     },
   }));
   add('api_doc', new Route(paths.docs, {
     methods: ['GET'],
     options: { ...base, provider: cache.provider(jsonOnly) },
     controller: (req: Request, res: Response) => {
-      sendFormatted(res, req.api!.format!, 200, hydraDocumentation(paths, requestBase(req), title));
+      sendDocument(req, res, hydraDocumentation(paths, requestBase(req), title));
     },
   }));
   if (docs !== false) {
@@ -188,7 +199,7 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
       prefix: paths.entrypoint,
       title,
       document: () => createOpenApiDocument(
-        describeApi(resources, { entrypoint: paths.entrypoint }), { title, ...info },
+        describeApi(resources, { entrypoint: paths.entrypoint, formats }), { title, ...info },
       ),
     });
     for (const [name, route] of openApi.all()) add(name, route);

@@ -1,67 +1,98 @@
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { Request } from 'express';
+import type { Format } from '../format/Format';
+import { HTML } from '../format/FormatRegistry';
 import { NotAcceptableError } from './ApiErrors';
 
-/** The formats the API serves (API Platform's `formats`: jsonld, jsonhal, json) and `html` for the docs page. */
-export type ApiFormat = 'jsonld' | 'hal' | 'json' | 'html';
+/** The media type of the documentation page (the `html` answer). */
+export const HTML_TYPE = 'text/html';
 
-/** Media type of each format. */
-export const FORMAT_TYPES: Readonly<Record<ApiFormat, string>> = Object.freeze({
-  jsonld: 'application/ld+json',
-  hal: 'application/hal+json',
-  json: 'application/json',
-  html: 'text/html',
-});
+/** What {@link choose} answers: a format's index in the offered list, {@link AS_HTML} or {@link NONE}. */
+const AS_HTML = -1;
+const NONE = -2;
 
-const OFFERED = [FORMAT_TYPES.jsonld, FORMAT_TYPES.hal, FORMAT_TYPES.json, FORMAT_TYPES.html];
-const BY_TYPE = new Map(Object.entries(FORMAT_TYPES).map(([format, type]) => [type, format as ApiFormat]));
+/** What negotiation needs of a list of formats, computed once per list. */
+interface Offer {
+  /** The media types, each format's in order, then (when HTML is offered) `text/html`. */
+  readonly types: readonly string[];
+  readonly apiTypes: readonly string[];
+  /** The format of each media type (index in the list). */
+  readonly owner: ReadonlyMap<string, number>;
+  /** The error-only media types (`application/problem+json`), tried when nothing else matches. */
+  readonly errorTypes: readonly string[];
+  /** The cache key of the list: its media types. */
+  readonly key: string;
+}
 
-/** What {@link choose} answers when the client accepts none of the formats. */
-const NONE = 'none';
-const OFFERED_API = OFFERED.slice(0, 3);
+const OFFERS = new WeakMap<readonly Format[], Offer>();
+
+function offerOf(formats: readonly Format[]): Offer {
+  let offer = OFFERS.get(formats);
+  if (offer !== undefined) return offer;
+  const owner = new Map<string, number>();
+  const apiTypes: string[] = [];
+  const errorTypes: string[] = [];
+  formats.forEach((f, i) => {
+    for (const t of f.mimeTypes) if (!owner.has(t)) { owner.set(t, i); apiTypes.push(t); }
+    for (const t of f.errorMimeTypes ?? []) if (!owner.has(t)) { owner.set(t, i); errorTypes.push(t); }
+  });
+  const key = [...apiTypes, '|', ...errorTypes].join(' ');
+  offer = { types: [...apiTypes, HTML_TYPE], apiTypes, owner, errorTypes, key };
+  OFFERS.set(formats, offer);
+  return offer;
+}
 
 /**
- * Formats chosen, by `Accept` value (prefixed by whether HTML is offered): clients send a few
- * values, and each is negotiated once (`negotiator` parses and sorts the whole header, about a
- * microsecond and several objects). At most 256, least recently used dropped first; values
- * longer than {@link MAX_CACHED_ACCEPT} characters are negotiated every time.
+ * Formats chosen, by offered types and `Accept` value (prefixed by whether HTML is offered):
+ * clients send a few values, and each is negotiated once (`negotiator` parses and sorts the
+ * whole header, about a microsecond and several objects). At most 256, least recently used
+ * dropped first; values longer than {@link MAX_CACHED_ACCEPT} characters are negotiated every time.
  */
-const NEGOTIATED = new LRUCache<string, ApiFormat | typeof NONE>({ max: 256 });
+const NEGOTIATED = new LRUCache<string, number>({ max: 256 });
 const MAX_CACHED_ACCEPT = 256;
 
 /**
- * The format of the response, by `Accept` (RFC 9110 §12.5.1, with `negotiator`): JSON-LD for
- * `*∕*` or no `Accept` (the first offered), HAL, plain JSON, or `html` when the client accepts
- * HTML and none of the three (a browser: the documentation page). `application/problem+json`
- * counts as plain JSON.
+ * The format of the response, by `Accept` (RFC 9110 §12.5.1, with `negotiator`), among the
+ * formats offered (the API's, or the operation's `formats`): the first for `*∕*` or no `Accept`,
+ * or `html` when the client accepts HTML and none of the formats (a browser: the documentation
+ * page). A format's `errorMimeTypes` (plain JSON's `application/problem+json`) count when
+ * nothing else matches.
+ * @param formats - the offered formats, in order of preference (the same array each time: the
+ *   negotiation of a list is cached)
  * @param html - whether the documentation page may answer (GET and HEAD only)
+ * @returns the format, or `'html'`
  * @throws NotAcceptableError (406) when the client accepts none of them
  */
-export function negotiateFormat(req: Request, html: boolean): ApiFormat {
+export function negotiateFormat(req: Request, formats: readonly Format[], html: boolean): Format | typeof HTML {
   const accept = req.headers.accept;
-  if (accept === undefined || accept.trim() === '') return 'jsonld';
+  if (accept === undefined || accept.trim() === '') return formats[0];
+  const offer = offerOf(formats);
   const cacheable = accept.length <= MAX_CACHED_ACCEPT;
-  const key = `${html ? 'html' : 'api'} ${accept}`;
+  const key = `${html ? 'html' : 'api'} ${offer.key} ${accept}`;
   const known = cacheable ? NEGOTIATED.get(key) : undefined;
-  const format = known ?? choose(accept, html);
-  if (known === undefined && cacheable) NEGOTIATED.set(key, format);
-  if (format === NONE) throw new NotAcceptableError(accept, html ? OFFERED : OFFERED_API);
-  return format;
+  const chosen = known ?? choose(accept, offer, html);
+  if (known === undefined && cacheable) NEGOTIATED.set(key, chosen);
+  if (chosen === NONE) throw new NotAcceptableError(accept, html ? offer.types : offer.apiTypes);
+  return chosen === AS_HTML ? HTML : formats[chosen];
 }
 
-function choose(accept: string, html: boolean): ApiFormat | typeof NONE {
+function choose(accept: string, offer: Offer, html: boolean): number {
   const negotiator = new Negotiator({ headers: { accept } });
-  const type = negotiator.mediaType(html ? OFFERED : OFFERED_API)
-    ?? (negotiator.mediaType(['application/problem+json']) !== undefined ? FORMAT_TYPES.json : undefined);
-  return type === undefined ? NONE : BY_TYPE.get(type) as ApiFormat;
+  const type = negotiator.mediaType([...(html ? offer.types : offer.apiTypes)])
+    ?? (offer.errorTypes.length > 0 ? negotiator.mediaType([...offer.errorTypes]) : undefined);
+  if (type === undefined) return NONE;
+  return type === HTML_TYPE && !offer.owner.has(type) ? AS_HTML : offer.owner.get(type) ?? NONE;
 }
 
-/** The error format: as {@link negotiateFormat}, but never throws (problem details when nothing fits). */
-export function errorFormat(req: Request): ApiFormat {
+/**
+ * The error format: as {@link negotiateFormat}, but never throws.
+ * @returns the format, `'html'`, or undefined when the client accepts none (plain problem details)
+ */
+export function errorFormat(req: Request, formats: readonly Format[]): Format | typeof HTML | undefined {
   try {
-    return negotiateFormat(req, true);
+    return negotiateFormat(req, formats, true);
   } catch {
-    return 'json';
+    return undefined;
   }
 }

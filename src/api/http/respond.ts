@@ -2,30 +2,27 @@ import type { Request, Response } from 'express';
 import { render } from '../../http/templates';
 import type { ApiPaths } from '../serializer/ApiContext';
 import { requestBase } from '../serializer/ApiContext';
-import type { ApiFormat } from './negotiation';
-import { FORMAT_TYPES } from './negotiation';
+import type { Format } from '../format/Format';
 
-/** The `Content-Type` of each format's responses (HTML's is the documentation page's, not written here). */
-const CONTENT_TYPES: Readonly<Record<ApiFormat, string>> = Object.freeze({
-  jsonld: `${FORMAT_TYPES.jsonld}; charset=utf-8`,
-  hal: `${FORMAT_TYPES.hal}; charset=utf-8`,
-  json: `${FORMAT_TYPES.json}; charset=utf-8`,
-  html: `${FORMAT_TYPES.json}; charset=utf-8`,
-});
+/** The `Content-Type` of a format's responses: its first media type, UTF-8. */
+export function contentTypeOf(format: Format): string {
+  return `${format.mimeTypes[0]}; charset=utf-8`;
+}
 
 /**
- * Writes a JSON text in a format's media type (UTF-8), with `Content-Length` and `Vary: Accept`
+ * Writes a response body in a format's media type (UTF-8), with `Content-Length` and `Vary: Accept`
  * (the body depends on it); no body for HEAD. What Express's `res.send` does for these
  * responses, without re-parsing the type it was given or copying the text into a buffer. The
  * kernel turns Express's own ETags off (items carry theirs, and `If-None-Match` is answered
  * before this); an application that turns them back on (`kernel.set('etag', 'weak')`) gets
  * `res.send`, its ETag and its 304.
- * @param text - the body, JSON
+ * @param contentType - the `Content-Type` ({@link contentTypeOf} the format)
+ * @param text - the body, as the format's encoder wrote it
  */
-export function sendJsonText(res: Response, format: ApiFormat, status: number, text: string): void {
+export function sendText(res: Response, contentType: string, status: number, text: string): void {
   res.statusCode = status;
   res.vary('Accept');
-  res.setHeader('Content-Type', CONTENT_TYPES[format]);
+  res.setHeader('Content-Type', contentType);
   if (typeof res.app.get('etag fn') === 'function') {
     res.send(text);
     return;
@@ -63,11 +60,6 @@ export function apiResponseHeaders(req: Request, res: Response, paths: ApiPaths)
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'deny');
   linkDocumentation(req, res, paths);
-}
-
-/** Writes a body as JSON in a format's media type, `Vary: Accept` set (see {@link sendJsonText}). */
-export function sendFormatted(res: Response, format: ApiFormat, status: number, body: unknown): void {
-  sendJsonText(res, format, status, JSON.stringify(body));
 }
 
 /**

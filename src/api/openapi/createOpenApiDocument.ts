@@ -1,4 +1,5 @@
 import type { ApiDescription, OperationDescription, ResourceDescription } from '../describeApi';
+import type { FormatDocsContext } from '../format/Format';
 import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
 import { resourceSchemas, type JsonSchema, type ResourceSchemaNames } from './resourceSchemas';
 
@@ -41,65 +42,27 @@ const SCHEMES: Readonly<Record<SecuritySchemeName, object>> = {
 };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const HAL_LINK = { type: 'object', properties: { href: { type: 'string' } }, required: ['href'] };
-const JSONLD = 'application/ld+json';
-const HAL = 'application/hal+json';
 
-/** The collection in each format: Hydra (API Platform 3's prefixed terms), HAL, and a plain array. */
-function collectionContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
-  const view = {
-    type: 'object',
-    description: 'Hydra `PartialCollectionView`: the links between pages.',
-    properties: Object.fromEntries(['@id', '@type', 'hydra:first', 'hydra:last', 'hydra:previous', 'hydra:next']
-      .map((k) => [k, { type: 'string' }])),
-    required: ['@id', '@type'],
-  };
-  const content: Record<string, JsonSchema> = {
-    [JSONLD]: {
-      type: 'object',
-      properties: {
-        '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
-        '@id': { type: 'string' },
-        '@type': { type: 'string', const: 'hydra:Collection' },
-        'hydra:member': { type: 'array', items: ref(names.jsonld) },
-        'hydra:totalItems': { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
-        'hydra:view': view,
-        'hydra:search': { type: 'object', description: 'Hydra `IriTemplate` of the filters.' },
-      },
-      required: ['@context', '@id', '@type', 'hydra:member'],
-    },
-    [HAL]: {
-      type: 'object',
-      properties: {
-        _links: {
-          type: 'object',
-          properties: {
-            ...Object.fromEntries(['self', 'first', 'last', 'prev', 'next'].map((k) => [k, HAL_LINK])),
-            item: { type: 'array', items: HAL_LINK },
-          },
-          required: ['self'],
-        },
-        _embedded: {
-          type: 'object',
-          description: 'Absent from an empty page.',
-          properties: { item: { type: 'array', items: ref(names.jsonhal) } },
-        },
-        totalItems: { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
-        itemsPerPage: { type: 'integer', minimum: 0, description: 'The page size; absent without pagination.' },
-      },
-      required: ['_links'],
-    },
-    'application/json': { type: 'array', items: ref(names.output) },
-  };
-  return Object.fromEntries(formats.filter((f) => f in content).map((f) => [f, { schema: content[f] }]));
+/** What a format's `docs` are given for one resource. */
+function docsContext(names: ResourceSchemaNames): FormatDocsContext {
+  return { names, ref };
 }
 
-/** One item in each format. */
-function itemContent(names: ResourceSchemaNames, formats: readonly string[]): Record<string, unknown> {
-  const byFormat: Record<string, string> = {
-    [JSONLD]: names.jsonld, [HAL]: names.jsonhal, 'application/json': names.output,
-  };
-  return Object.fromEntries(formats.filter((f) => f in byFormat).map((f) => [f, { schema: ref(byFormat[f]) }]));
+/** The schema of an item or a collection in the format of a media type (a string when it documents none). */
+function outputSchema(api: ApiDescription, type: string, names: ResourceSchemaNames, collection: boolean): JsonSchema {
+  const docs = api.formatsByType.get(type)?.docs;
+  if (docs === undefined) return { type: 'string' };
+  return collection ? docs.collection(docsContext(names)) : docs.item(docsContext(names));
+}
+
+/** The collection in each of the operation's formats (JSON-LD's Hydra collection, HAL's, a plain array…). */
+function collectionContent(api: ApiDescription, names: ResourceSchemaNames, formats: readonly string[]) {
+  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, names, true) }]));
+}
+
+/** One item in each of the operation's formats. */
+function itemContent(api: ApiDescription, names: ResourceSchemaNames, formats: readonly string[]) {
+  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, names, false) }]));
 }
 
 /**
@@ -154,8 +117,9 @@ function errorResponse(status: number, router: RouterAnswers): object {
 const ETAG = { description: 'The item\'s strong entity tag (RFC 9110 §8.8.3).', schema: { type: 'string' } };
 
 function successResponses(
-  op: OperationDescription, names: ResourceSchemaNames, formats: readonly string[],
+  op: OperationDescription, names: ResourceSchemaNames, api: ApiDescription,
 ): Record<string, unknown> {
+  const formats = op.formats;
   switch (op.kind) {
     case 'GetCollection':
       return {
@@ -164,12 +128,12 @@ function successResponses(
           headers: {
             Link: { description: 'RFC 8288 links to the other pages (plain JSON).', schema: { type: 'string' } },
           },
-          content: collectionContent(names, formats),
+          content: collectionContent(api, names, formats),
         },
       };
     case 'Get':
       return {
-        200: { description: 'The item.', headers: { ETag: ETAG }, content: itemContent(names, formats) },
+        200: { description: 'The item.', headers: { ETag: ETAG }, content: itemContent(api, names, formats) },
         304: { description: 'Not modified: the If-None-Match tag is the item\'s current ETag.' },
       };
     case 'Post':
@@ -181,13 +145,13 @@ function successResponses(
             'Content-Location': { description: 'The new item\'s IRI.', schema: { type: 'string' } },
             ETag: ETAG,
           },
-          content: itemContent(names, formats),
+          content: itemContent(api, names, formats),
         },
       };
     case 'Put':
     case 'Patch':
       return {
-        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(names, formats) },
+        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(api, names, formats) },
       };
     case 'Delete':
       return { 204: { description: 'Deleted.' } };
@@ -266,7 +230,7 @@ function operationObject(
     otherMethodsMatch: op.item && requirement !== undefined && api.resources.some((r) => r.operations
       .some((other) => other.path === op.path && other.method !== op.method && other.requirements.id !== requirement)),
   };
-  const responses: Record<string, unknown> = successResponses(op, names, api.formats);
+  const responses: Record<string, unknown> = successResponses(op, names, api);
   for (const status of errorStatuses(op, schemes.length > 0, router)) responses[status] = errorResponse(status, router);
   const operation: Record<string, unknown> = {
     operationId,
@@ -277,13 +241,17 @@ function operationObject(
     responses,
   };
   if (op.input) {
-    const schema = ref(op.kind === 'Patch' ? names.patch : names.input);
+    const patch = op.kind === 'Patch';
+    const body = (type: string): JsonSchema | undefined => {
+      const docs = api.formatsByType.get(type)?.docs;
+      return patch ? docs?.patch?.(docsContext(names)) : docs?.input?.(docsContext(names));
+    };
     operation.requestBody = {
       required: true,
       description: op.kind === 'Patch'
         ? 'The properties to change (RFC 7386 merge patch).'
         : `The ${resource.shortName}.`,
-      content: Object.fromEntries(op.inputTypes.map((t) => [t, { schema }])),
+      content: Object.fromEntries(op.inputTypes.map((t) => [t, { schema: body(t) ?? { type: 'string' } }])),
     };
   }
   if (op.secured && schemes.length > 0) operation.security = schemes.map((s) => ({ [s]: [] }));

@@ -4,7 +4,8 @@ import type { CollectorSummary, DataCollector } from '../../profiler/collectors/
 import { TEMPLATES_DIR } from '../../http/templates';
 import { isValidationError, type Violation } from '../http/ApiErrors';
 import '../http/ApiRequestState';
-import { FORMAT_TYPES } from '../http/negotiation';
+import type { ApiRequestState } from '../http/ApiRequestState';
+import { HTML_TYPE } from '../http/negotiation';
 import { stateName } from '../state/storeProvider';
 
 /** What the API panel shows of one request. */
@@ -28,6 +29,12 @@ export interface ApiData {
   readonly queryCount: number;
 }
 
+/** The media type of a negotiated format: its first, or `text/html` for the documentation page. */
+function mediaTypeOf(format: ApiRequestState['format']): string | undefined {
+  if (format === undefined) return undefined;
+  return typeof format === 'string' ? HTML_TYPE : format.mimeTypes[0];
+}
+
 /**
  * The profiler's API panel (API Platform's `RequestDataCollector`): the resource and operation
  * a request reached, the negotiated format, the provider and processor classes, and the
@@ -41,7 +48,7 @@ export class ApiCollector implements DataCollector<ApiData> {
   collect(req: Request, _res: Response, error: unknown): ApiData {
     const state = req.api;
     if (state?.resource === undefined) {
-      const format = state?.format === undefined ? undefined : FORMAT_TYPES[state.format];
+      const format = mediaTypeOf(state?.format);
       return { enabled: state !== undefined, format, violations: [], queryCount: 0 };
     }
     const op = state.operation;
@@ -50,7 +57,7 @@ export class ApiCollector implements DataCollector<ApiData> {
       enabled: true,
       resource: state.resource.shortName,
       ...(op !== undefined ? { operation: { name: op.name, kind: op.kind, method: op.method, path: op.path } } : {}),
-      ...(state.format !== undefined ? { format: FORMAT_TYPES[state.format] } : {}),
+      ...(state.format !== undefined ? { format: mediaTypeOf(state.format) } : {}),
       ...(op?.provider !== undefined ? { provider: stateName(op.provider) } : {}),
       ...(op?.processor !== undefined ? { processor: stateName(op.processor) } : {}),
       ...(state.item !== undefined ? { item: { id: state.item.id, version: state.item.version } } : {}),

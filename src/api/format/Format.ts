@@ -1,0 +1,148 @@
+import type { Request } from 'express';
+import type { ErrorBodyParts } from '../../http/ErrorRenderer';
+import type { JsonSchema, ResourceSchemaNames } from '../openapi/resourceSchemas';
+import type { Resource, ResolvedOperation } from '../resource/defineResource';
+import type { ApiPaths, RequestBase } from '../serializer/ApiContext';
+import type { PageLinks } from '../serializer/pagination';
+import type { CollectionPage, StoredItem } from '../state/types';
+
+/**
+ * What every encoder and decoder of a format is given: the resource, the API's paths, the
+ * request and its base URL, and the plain normalization of an item (API Platform's
+ * `ObjectNormalizer` output, to which a format adds its own keys).
+ */
+export interface FormatContext {
+  readonly resource: Resource;
+  readonly paths: ApiPaths;
+  readonly base: RequestBase;
+  readonly request: Request;
+  /**
+   * The item as plain data: `id`, then every readable property, relations as IRIs.
+   * @param into - an object whose keys come first (e.g. JSON-LD's `@id`, `@type`); a new one by default
+   */
+  readonly normalize: (item: StoredItem, into?: Record<string, unknown>) => Record<string, unknown>;
+  /** The IRI of an item of the resource (`/api/books/3`, base URL included). */
+  readonly iri: (item: StoredItem) => string;
+  /** Appends a response header (e.g. the JSON format's `Link` to the other pages). */
+  readonly header: (name: string, value: string) => void;
+}
+
+/** An item as a document of its own (GET, and the answer of a write). */
+export interface ItemContext extends FormatContext {
+  readonly item: StoredItem;
+}
+
+/** A page of a collection (GetCollection). */
+export interface CollectionContext extends FormatContext {
+  readonly items: readonly StoredItem[];
+  readonly page: CollectionPage;
+  /** The links to this page and the others (`first`, `last`, `previous`, `next`). */
+  readonly links: PageLinks;
+  /** The collection's path as the client sees it (base URL included, no query). */
+  readonly path: string;
+  /** The page size, or undefined when the resource is not paginated. */
+  readonly itemsPerPage: number | undefined;
+}
+
+/** The entrypoint (`GET /api`). */
+export interface EntrypointContext {
+  readonly paths: ApiPaths;
+  readonly base: RequestBase;
+  readonly request: Request;
+  /** The collection path of each resource with a GetCollection, by the entrypoint's key (`book`). */
+  readonly collections: Readonly<Record<string, string>>;
+}
+
+/** An error to write (the route error renderer's). */
+export interface ErrorContext {
+  readonly error: unknown;
+  /** The status, detail, debug flag and profiler token the kernel resolved. */
+  readonly parts: ErrorBodyParts;
+  readonly paths: ApiPaths;
+  readonly request: Request;
+  /** RFC 9457 problem details as API Platform 3.4 writes them (`type`, `title`, `detail`, `status`, `violations`). */
+  readonly problem: () => Record<string, unknown>;
+}
+
+/** What an error encoder returns: the body and its `Content-Type`, and headers to append. */
+export interface EncodedError {
+  readonly contentType: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What a decoder is given: the operation and the stored item it writes to (null for a creation). */
+export interface DecodeContext {
+  readonly resource: Resource;
+  readonly operation: ResolvedOperation;
+  readonly paths: ApiPaths;
+  readonly base: RequestBase;
+  readonly request: Request;
+  /** The item's current representation (PUT, PATCH, a Post on an item), or null. */
+  readonly previous: Readonly<Record<string, unknown>> | null;
+}
+
+/** What the OpenAPI document asks a format for, for one resource. */
+export interface FormatDocsContext {
+  /** The resource's component names (`Book`, `Book.input`, `Book.jsonld`…). */
+  readonly names: ResourceSchemaNames;
+  /** A `$ref` to a component. */
+  readonly ref: (name: string) => JsonSchema;
+}
+
+/**
+ * One format (API Platform's encoder and normalizers for one entry of its `formats` config),
+ * in one module: its name, its media types, how it writes items, collections and errors, how it
+ * reads request bodies, and what the OpenAPI document says of it. Register it once in a
+ * {@link FormatRegistry}; negotiation, the endpoints, the error renderer and the documentation
+ * consult the registry, so a new format needs no other change.
+ */
+export interface Format {
+  /**
+   * The format's name (API Platform's key: `jsonld`, `jsonhal`, `json`, `jsonapi`, `csv`, `xml`):
+   * what resources and operations list in `formats`, and the `.{_format}` suffix (`/api/books/1.json`).
+   * Lowercase letters and digits.
+   */
+  readonly name: string;
+  /** Its media types; the first is the `Content-Type` of its responses (with `; charset=utf-8`). */
+  readonly mimeTypes: readonly string[];
+  /**
+   * Media types a client may `Accept` to get this format's errors alone (e.g. plain JSON's
+   * `application/problem+json`): negotiation falls back on them when nothing else matches.
+   */
+  readonly errorMimeTypes?: readonly string[];
+  /** An item, as the text of the response body. */
+  readonly item: (context: ItemContext) => string;
+  /**
+   * A page of a collection, as the text of the response body.
+   * @throws HttpError (e.g. 406) when the format cannot write this collection
+   */
+  readonly collection: (context: CollectionContext) => string;
+  /** The entrypoint; without it, the entrypoint answers in plain JSON. */
+  readonly entrypoint?: (context: EntrypointContext) => string;
+  /**
+   * An error; without it, errors are RFC 9457 problem details (`application/problem+json`).
+   */
+  readonly error?: (context: ErrorContext) => EncodedError;
+  /**
+   * Reads a request body of one of {@link Format.mimeTypes} (POST, PUT; PATCH when the API's
+   * `patchFormats` name the format) into the object to denormalize: property names to values,
+   * relations as IRIs, as the plain JSON format has them. Without it, the format is output only
+   * (a body in it is a 415).
+   * @param body - the parsed JSON (for a `+json` or `application/json` type), else the raw text
+   * @throws HttpError 400 for a body the format cannot read
+   */
+  readonly decode?: (body: unknown, context: DecodeContext) => Record<string, unknown>;
+  /**
+   * What the OpenAPI document says of the format: the schemas of its items and collections
+   * (without `docs`, `{ type: 'string' }`), and of its request bodies: `input` for POST and PUT,
+   * `patch` for PATCH (when the API's `patchFormats` name it); a body schema left out is not
+   * documented.
+   */
+  readonly docs?: {
+    readonly item: (context: FormatDocsContext) => JsonSchema;
+    readonly collection: (context: FormatDocsContext) => JsonSchema;
+    readonly input?: (context: FormatDocsContext) => JsonSchema;
+    readonly patch?: (context: FormatDocsContext) => JsonSchema;
+  };
+}

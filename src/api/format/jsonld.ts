@@ -1,0 +1,61 @@
+import type { StoredItem } from '../state/types';
+import { collectionJsonLd, entrypointJsonLd, itemJsonLdHead } from '../serializer/jsonld';
+import { updateNotAllowed } from '../write/denormalizationError';
+import type { Format, FormatContext } from './Format';
+import { jsonObject } from './json';
+import { HYDRA_ERROR_LINK, PROBLEM_CONTENT_TYPE, problemDetails } from './problemDetails';
+
+/** An item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its properties. */
+function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean): Record<string, unknown> {
+  return c.normalize(item, itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext));
+}
+
+/**
+ * JSON-LD with Hydra (`application/ld+json`, API Platform's `jsonld`, the default): items with
+ * `@context`, `@id`, `@type`; collections as `hydra:Collection` (`serializer/jsonld.ts`); errors
+ * as problem details with the Hydra keys (`hydra:Error`, `ConstraintViolationList`) and a `Link`
+ * to Hydra's error context. A POST body with an `@id` is refused (API Platform: "Update is not
+ * allowed for this operation.").
+ */
+export const jsonld: Format = {
+  name: 'jsonld',
+  mimeTypes: ['application/ld+json'],
+  item: (c) => JSON.stringify(jsonLdItem(c, c.item, true)),
+  collection: (c) => collectionJsonLd(
+    c.resource, c.items.map((item) => jsonLdItem(c, item, false)), c.page, c.links, c.path, c.paths, c.base,
+  ),
+  entrypoint: (c) => JSON.stringify(entrypointJsonLd(c.paths, c.base)),
+  error: (c) => ({
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: JSON.stringify(problemDetails(c.error, c.parts, c.paths, c.request, true)),
+    headers: { Link: HYDRA_ERROR_LINK },
+  }),
+  decode: (body, c) => {
+    const object = jsonObject(body);
+    if (c.previous === null && c.operation.kind !== 'Patch' && '@id' in object) throw updateNotAllowed();
+    return object;
+  },
+  docs: {
+    item: (c) => c.ref(c.names.jsonld),
+    collection: (c) => ({
+      type: 'object',
+      properties: {
+        '@context': { anyOf: [{ type: 'string' }, { type: 'object' }] },
+        '@id': { type: 'string' },
+        '@type': { type: 'string', const: 'hydra:Collection' },
+        'hydra:member': { type: 'array', items: c.ref(c.names.jsonld) },
+        'hydra:totalItems': { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+        'hydra:view': {
+          type: 'object',
+          description: 'Hydra `PartialCollectionView`: the links between pages.',
+          properties: Object.fromEntries(['@id', '@type', 'hydra:first', 'hydra:last', 'hydra:previous', 'hydra:next']
+            .map((k) => [k, { type: 'string' }])),
+          required: ['@id', '@type'],
+        },
+        'hydra:search': { type: 'object', description: 'Hydra `IriTemplate` of the filters.' },
+      },
+      required: ['@context', '@id', '@type', 'hydra:member'],
+    }),
+    input: (c) => c.ref(c.names.input),
+  },
+};
