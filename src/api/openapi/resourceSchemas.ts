@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDescription } from '../describeApi';
 import { toOpenApiDialect } from './schemaDialect';
+import { kindDefinition } from '../property/propertyKinds';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -143,7 +144,7 @@ export function resourceSchemas(resource: ResourceDescription): ResourceSchemas 
     jsonld: `${name}.jsonld`,
     jsonhal: `${name}.jsonhal`,
   };
-  const relations = new Set(resource.metadata.properties.filter((p) => p.kind === 'relation').map((p) => p.name));
+  const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
   const link = {
     type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'],
   };

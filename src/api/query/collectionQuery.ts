@@ -4,7 +4,7 @@ import type { Resource } from '../resource/defineResource';
 import type { ResolvedFilter } from '../resource/filterResolution';
 import type { CollectionQuery, FilterCondition, OrderBy, PropertyKind } from '../state/types';
 import { parseQueryString, type QueryPair } from './queryString';
-import { idFromIri } from '../serializer/iri';
+import { kindDefinition } from '../property/propertyKinds';
 
 /**
  * Reads a collection request's query string into a validated {@link CollectionQuery} (API
@@ -16,11 +16,8 @@ import { idFromIri } from '../serializer/iri';
 /** The largest page number read; a larger one is a 400 (its offset would overflow a database integer). */
 export const MAX_PAGE = 1_000_000;
 
-const BOOL: Readonly<Record<string, boolean>> = { true: true, false: false, 1: true, 0: false };
 const RANGE_OPS = ['gt', 'gte', 'lt', 'lte', 'between'] as const;
 const DATE_OPS = ['before', 'strictly_before', 'after', 'strictly_after'] as const;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function shown(value: string): string {
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
@@ -32,57 +29,18 @@ function bad(parameter: string, what: string, value: string): InvalidQueryError 
   );
 }
 
-function isDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (m === null) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
 /**
- * A query-string value as the property's kind (see `PropertyKind` in the contract).
- * @param prefixes - for relations: the collection path of each resource by short name
+ * A query-string value as the property's kind (see `PropertyKind` in the contract), read by the
+ * kind's definition (`property/kinds/`).
+ * @param relationPrefix - for relations: the target's collection path
  * @throws InvalidQueryError
  */
 export function convertValue(
   kind: PropertyKind, value: string, parameter: string, enumValues?: readonly string[], relationPrefix?: string,
 ): string | number | boolean {
-  switch (kind) {
-    case 'integer':
-      if (!/^-?\d{1,15}$/.test(value)) throw bad(parameter, 'an integer', value);
-      return Number(value);
-    case 'number': {
-      if (!/^-?\d{1,15}(\.\d{1,15})?$/.test(value)) throw bad(parameter, 'a number', value);
-      return Number(value);
-    }
-    case 'boolean':
-      if (!(value in BOOL)) throw bad(parameter, 'true, false, 1 or 0', value);
-      return BOOL[value];
-    case 'date':
-      if (!isDate(value)) throw bad(parameter, 'a date (YYYY-MM-DD)', value);
-      return value;
-    case 'datetime': {
-      if (isDate(value)) return `${value}T00:00:00.000Z`;
-      const t = DATETIME.test(value) ? Date.parse(value) : Number.NaN;
-      if (Number.isNaN(t)) throw bad(parameter, 'a date or date-time (ISO 8601)', value);
-      return new Date(t).toISOString();
-    }
-    case 'enum':
-      if (enumValues !== undefined && !enumValues.includes(value)) {
-        throw bad(parameter, `one of ${enumValues.join(', ')}`, value);
-      }
-      return value;
-    case 'relation': {
-      const id = /^\d{1,15}$/.test(value)
-        ? Number(value)
-        : relationPrefix === undefined ? null : idFromIri(value, relationPrefix);
-      if (id === null || id < 1) throw bad(parameter, `an IRI (${relationPrefix ?? ''}/<id>) or an id`, value);
-      return id;
-    }
-    default:
-      if (value === '') throw bad(parameter, 'a non-empty value', value);
-      return value;
-  }
+  const read = kindDefinition(kind).fromQuery(value, { enumValues }, relationPrefix);
+  if ('expected' in read) throw bad(parameter, read.expected, value);
+  return read.value;
 }
 
 /** What the parser needs to know besides the resource. */

@@ -1,5 +1,6 @@
 import { invalidOption } from '../../config/optionError';
 import { closestName } from '../../errors/suggest';
+import { kindDefinition } from '../property/propertyKinds';
 import type { PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
 import type { FilterDeclaration, FilterType, QueryParameter } from './filters';
 
@@ -16,29 +17,14 @@ export interface ResolvedFilter {
 }
 
 const STRATEGIES: readonly SearchStrategy[] = ['exact', 'partial', 'start', 'end', 'word_start'];
-const TEXT: readonly PropertyKind[] = ['string', 'text', 'enum'];
-/** Which property kinds each filter type accepts. */
-const ACCEPTS: Readonly<Record<FilterType, readonly PropertyKind[]>> = {
-  search: ['string', 'text', 'enum', 'integer', 'number', 'relation', 'date', 'boolean'],
-  order: ['string', 'text', 'enum', 'integer', 'number', 'date', 'datetime', 'boolean', 'relation'],
-  range: ['integer', 'number', 'date', 'datetime'],
-  boolean: ['boolean'],
-  date: ['date', 'datetime'],
-  exists: ['string', 'text', 'enum', 'integer', 'number', 'date', 'datetime', 'boolean', 'relation'],
-};
+/** The filter types, for the message naming an unknown one. */
+const FILTER_TYPES: readonly FilterType[] = ['search', 'order', 'range', 'boolean', 'date', 'exists'];
 const DATE_OPERATORS = ['before', 'strictly_before', 'after', 'strictly_after'] as const;
 const RANGE_OPERATORS = ['between', 'gt', 'gte', 'lt', 'lte'] as const;
 
+/** The JSON Schema of one value of the property in a query string, as its kind says. */
 function valueSchema(p: PropertyMetadata): Record<string, unknown> {
-  switch (p.kind) {
-    case 'integer': return { type: 'integer' };
-    case 'number': return { type: 'number' };
-    case 'boolean': return { type: 'boolean' };
-    case 'date': return { type: 'string', format: 'date' };
-    case 'datetime': return { type: 'string', format: 'date-time' };
-    case 'enum': return { type: 'string', enum: [...(p.enumValues ?? [])] };
-    default: return { type: 'string' };
-  }
+  return kindDefinition(p.kind).queryValueSchema(p);
 }
 
 function parametersOf(type: FilterType, p: PropertyMetadata, strategy?: SearchStrategy): QueryParameter[] {
@@ -107,8 +93,8 @@ export function resolveFilters(
     if (typeof d !== 'object' || d === null || Array.isArray(d)) {
       throw invalidOption(at, 'expected a filter such as SearchFilter({...})', d);
     }
-    if (!(d.type in ACCEPTS)) {
-      throw invalidOption(`${at}.type`, `expected one of ${Object.keys(ACCEPTS).join(', ')}`, d.type);
+    if (!FILTER_TYPES.includes(d.type)) {
+      throw invalidOption(`${at}.type`, `expected one of ${FILTER_TYPES.join(', ')}`, d.type);
     }
     const entries: Array<[string, SearchStrategy | undefined]> = d.type === 'search'
       ? Object.entries(searchProperties(d.properties, `${at}.properties`))
@@ -121,14 +107,15 @@ export function resolveFilters(
         throw invalidOption(`${at}.properties`, `unknown property of ${metadata.shortName}`, name, { hint });
       }
       if (p.writeOnly) throw invalidOption(`${at}.properties`, 'a writeOnly property cannot be filtered on', name);
-      if (!ACCEPTS[d.type].includes(p.kind)) {
+      const kind = kindDefinition(p.kind);
+      if (!kind.filters.has(d.type)) {
         throw invalidOption(`${at}.properties`, `a ${d.type} filter does not apply to a ${p.kind} property`, name);
       }
       if (d.type === 'search') {
         if (strategy === undefined || !STRATEGIES.includes(strategy)) {
           throw invalidOption(`${at}.properties.${name}`, `expected one of ${STRATEGIES.join(', ')}`, strategy);
         }
-        if (strategy !== 'exact' && !TEXT.includes(p.kind)) {
+        if (strategy !== 'exact' && !kind.textSearch) {
           throw invalidOption(`${at}.properties.${name}`, `only "exact" applies to a ${p.kind} property`, strategy);
         }
       }

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
-import type { PropertyKind, PropertyMetadata } from '../state/types';
+import { kindOfSchema } from '../property/propertyKinds';
+import type { PropertyMetadata } from '../state/types';
 import type { PropertyMeta } from './relation';
+import { zodDef } from './zodDef';
 
 /**
  * Reads a resource's zod object schema into the {@link PropertyMetadata} the stores and the
@@ -10,9 +12,8 @@ import type { PropertyMeta } from './relation';
  * @module
  */
 
-/** A zod schema's internals this module reads (zod 4's `_zod.def`). */
-interface ZodInternals {
-  readonly _zod: { readonly def: { readonly type: string; readonly format?: string; readonly innerType?: z.ZodType } };
+/** A zod schema's metadata (zod 4's `.meta()`). */
+interface WithMeta {
   meta(): Record<string, unknown> | undefined;
 }
 
@@ -29,23 +30,23 @@ export interface UnwrappedSchema {
 
 /** Unwraps a property's schema. */
 export function unwrapSchema(schema: z.ZodType): UnwrappedSchema {
-  let current = schema as unknown as ZodInternals;
+  let current = schema;
   let nullable = false;
   let optional = false;
   let readOnly = false;
   let meta: Record<string, unknown> = {};
   for (;;) {
-    meta = { ...meta, ...(current.meta() ?? {}) };
-    const def = current._zod.def;
+    meta = { ...meta, ...((current as unknown as WithMeta).meta() ?? {}) };
+    const def = zodDef(current);
     if (def.type === 'nullable') nullable = true;
     else if (def.type === 'optional' || def.type === 'default') optional = true;
     else if (def.type === 'readonly') readOnly = true;
     else break;
-    current = def.innerType as unknown as ZodInternals;
+    current = def.innerType as z.ZodType;
   }
   const m = meta as PropertyMeta;
   return {
-    inner: current as unknown as z.ZodType,
+    inner: current,
     nullable,
     optional,
     readOnly: readOnly || m.readOnly === true,
@@ -53,38 +54,6 @@ export function unwrapSchema(schema: z.ZodType): UnwrappedSchema {
     meta: m,
   };
 }
-
-function kindOf(u: UnwrappedSchema, option: string): Pick<PropertyMetadata, 'kind' | 'enumValues' | 'relation'> {
-  const def = (u.inner as unknown as ZodInternals)._zod.def;
-  if (u.meta.relation !== undefined) return { kind: 'relation', relation: u.meta.relation };
-  switch (def.type) {
-    case 'string':
-      if (def.format === 'date') return { kind: 'date' };
-      if (def.format === 'datetime') return { kind: 'datetime' };
-      return { kind: u.meta.kind === 'text' ? 'text' : 'string' };
-    case 'number': {
-      const isInt = (u.inner as unknown as { isInt?: boolean }).isInt === true
-        || (def.format !== undefined && /int/.test(def.format));
-      return { kind: isInt ? 'integer' : 'number' };
-    }
-    case 'boolean': return { kind: 'boolean' };
-    case 'enum': {
-      const values = (u.inner as unknown as { options: unknown[] }).options;
-      if (!values.every((v) => typeof v === 'string')) {
-        throw invalidOption(option, 'expected an enum of strings', values);
-      }
-      return { kind: 'enum', enumValues: Object.freeze([...values]) };
-    }
-    default:
-      throw invalidOption(option, 'expected a string, date (z.iso.date()), datetime (z.iso.datetime()), number, '
-        + 'boolean, enum or relation() schema', def.type);
-  }
-}
-
-/** The kinds a property may have, for messages. */
-export const PROPERTY_KINDS: readonly PropertyKind[] = [
-  'string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'enum', 'relation',
-];
 
 /**
  * The properties of a resource's schema, `id` left out (the store's integer identifier).
@@ -100,7 +69,7 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
       throw invalidOption(`${option}.${name}`, 'expected a property name of letters, digits and _', name);
     }
     const u = unwrapSchema(schema);
-    const kind = kindOf(u, `${option}.${name}`);
+    const kind = kindOfSchema(u, `${option}.${name}`);
     properties.push(Object.freeze({
       name,
       ...kind,

@@ -3,6 +3,7 @@ import type { CollectionPage } from '../state/types';
 import type { RequestBase } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
+import { kindDefinition } from '../property/propertyKinds';
 
 /**
  * HAL (`application/hal+json`, API Platform's `jsonhal` format): `_links.self`, relations as
@@ -19,7 +20,7 @@ export function itemHal(
   const self = itemIri(resource.routePrefix, normalized.id as number, base.baseUrl);
   const links: Record<string, Href> = { self: { href: self } };
   const out: Record<string, unknown> = { _links: links };
-  const relations = new Set(resource.metadata.properties.filter((p) => p.kind === 'relation').map((p) => p.name));
+  const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
   for (const [k, v] of Object.entries(normalized)) {
     if (relations.has(k)) {
       if (typeof v === 'string') links[k] = { href: v };

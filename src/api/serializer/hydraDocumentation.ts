@@ -1,7 +1,8 @@
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { PropertyMetadata } from '../state/types';
 import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
-import { entrypointKey, HYDRA, XSD } from './jsonld';
+import { kindDefinition } from '../property/propertyKinds';
+import { entrypointKey, HYDRA } from './jsonld';
 
 /**
  * The Hydra API documentation (`/api/docs.jsonld`), as API Platform 3.4's
@@ -67,7 +68,8 @@ function hydraOperation(op: ResolvedOperation, r: Resource): Record<string, unkn
 const onCollection = (op: ResolvedOperation): boolean => op.kind === 'GetCollection' || op.kind === 'Post';
 
 function supportedProperty(r: Resource, p: PropertyMetadata): Record<string, unknown> {
-  const relation = p.kind === 'relation';
+  const kind = kindDefinition(p.kind);
+  const relation = kind.link;
   return {
     '@type': 'hydra:SupportedProperty',
     'hydra:property': {
@@ -77,7 +79,7 @@ function supportedProperty(r: Resource, p: PropertyMetadata): Record<string, unk
       domain: `#${r.shortName}`,
       // every relation holds one IRI: a to-one relation (API Platform's isSingleRelation)
       ...(relation ? { 'owl:maxCardinality': 1 } : {}),
-      range: relation ? `#${p.relation ?? ''}` : XSD[p.kind],
+      range: kind.hydraRange(p),
     },
     'hydra:title': p.name,
     // what a client must send: never a read-only property, nor one that may be null or absent

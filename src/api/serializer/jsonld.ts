@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Resource } from '../resource/defineResource';
-import type { CollectionPage, PropertyKind } from '../state/types';
+import { kindDefinition } from '../property/propertyKinds';
+import type { CollectionPage } from '../state/types';
 import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
@@ -123,12 +124,6 @@ export function entrypointJsonLd(paths: ApiPaths, base: RequestBase): Record<str
   return out;
 }
 
-/** The XML Schema datatype of each scalar kind (a relation's range is its target class). */
-export const XSD: Partial<Record<PropertyKind, string>> = {
-  string: 'xmls:string', text: 'xmls:string', enum: 'xmls:string', integer: 'xmls:integer', number: 'xmls:decimal',
-  boolean: 'xmls:boolean', date: 'xmls:date', datetime: 'xmls:dateTime',
-};
-
 /** The JSON-LD context of a class (`/api/contexts/Book`), or undefined for an unknown name. */
 export function contextDocument(name: string, paths: ApiPaths, base: RequestBase): Record<string, unknown> | undefined {
   const head = { '@vocab': vocabulary(paths, base), hydra: HYDRA };
@@ -136,7 +131,8 @@ export function contextDocument(name: string, paths: ApiPaths, base: RequestBase
   if (resource !== undefined) {
     const terms: Record<string, unknown> = { ...head };
     for (const p of resource.metadata.properties) {
-      terms[p.name] = p.kind === 'relation' ? { '@id': `${name}/${p.name}`, '@type': '@id' } : `${name}/${p.name}`;
+      const term = `${name}/${p.name}`;
+      terms[p.name] = kindDefinition(p.kind).link ? { '@id': term, '@type': '@id' } : term;
     }
     return { '@context': terms };
   }

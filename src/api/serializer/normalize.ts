@@ -1,8 +1,7 @@
 import type { Resource } from '../resource/defineResource';
 import type { StoredItem } from '../state/types';
 import type { ApiPaths, RequestBase } from './ApiContext';
-import { formatDateTime } from './dateTime';
-import { itemIri } from './iri';
+import { kindDefinition } from '../property/propertyKinds';
 
 /**
  * An item as plain data (API Platform's `ObjectNormalizer` output before a format adds its
@@ -17,16 +16,11 @@ export function normalizeItem(
 ): Record<string, unknown> {
   const out = into;
   out.id = item.id;
+  const wire = { prefixes: paths.prefixes, baseUrl: base.baseUrl };
   for (const p of resource.metadata.properties) {
     if (p.writeOnly) continue;
     const v = item.data[p.name] ?? null;
-    if (p.kind === 'relation' && typeof v === 'number') {
-      out[p.name] = itemIri(paths.prefixes[p.relation ?? ''] ?? '', v, base.baseUrl);
-    } else if (p.kind === 'datetime' && typeof v === 'string') {
-      out[p.name] = formatDateTime(v);
-    } else {
-      out[p.name] = v;
-    }
+    out[p.name] = v === null ? null : kindDefinition(p.kind).toWire(v, p, wire);
   }
   return out;
 }

@@ -1,5 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { FilterCondition, OrderBy, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
+import { kindDefinition } from '../property/propertyKinds';
+import type {
+  FilterCondition, OrderBy, PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy,
+} from '../state/types';
 import { toColumn } from './columns';
 import type { SqlFlavour } from './LoggedDialect';
 
@@ -53,8 +56,8 @@ const or = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
  * column is cast to `double precision` (the server would type the parameter as the column's
  * `integer` and refuse `1.5`; `pages > 1.5` must simply hold for 2).
  */
-function operand(kind: string, value: unknown, rules: ConditionCompiler): RawBuilder<unknown> {
-  if (rules.flavour === 'postgres' && typeof value === 'number' && (kind === 'integer' || kind === 'relation')) {
+function operand(kind: PropertyKind, value: unknown, rules: ConditionCompiler): RawBuilder<unknown> {
+  if (rules.flavour === 'postgres' && typeof value === 'number' && kindDefinition(kind).sql.integerColumn) {
     return sql`cast(${value} as double precision)`;
   }
   return sql`${value}`;

@@ -1,7 +1,6 @@
 import { HttpError } from '../../http/errors';
 import type { Resource } from '../resource/defineResource';
-import type { PropertyKind } from '../state/types';
-import { idFromIri } from '../serializer/iri';
+import { kindDefinition } from '../property/propertyKinds';
 import { nullableProperties } from './inputData';
 
 /**
@@ -15,30 +14,6 @@ import { nullableProperties } from './inputData';
  * - a JSON-LD POST with an `@id`: `Update is not allowed for this operation.`
  * @module
  */
-
-/** PHP's `gettype` of a JSON value, as API Platform's messages name types. */
-function phpType(value: unknown): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'double';
-  if (typeof value === 'string') return 'string';
-  return 'array';
-}
-
-/** The PHP type a property kind declares, as API Platform's messages name it. */
-const PHP_TYPE: Readonly<Record<PropertyKind, string>> = {
-  string: 'string', text: 'string', enum: 'string', date: 'string', datetime: 'string', relation: 'string',
-  integer: 'int', number: 'float', boolean: 'bool',
-};
-
-function fits(kind: PropertyKind, value: unknown): boolean {
-  switch (kind) {
-    case 'integer': return typeof value === 'number' && Number.isInteger(value);
-    case 'number': return typeof value === 'number';
-    case 'boolean': return typeof value === 'boolean';
-    default: return typeof value === 'string';
-  }
-}
 
 function badRequest(message: string): HttpError {
   return new HttpError('ERR_HTTP_BAD_REQUEST', message);
@@ -57,26 +32,13 @@ export function denormalizationError(
   prefixes: Readonly<Record<string, string>>, baseUrl: string,
 ): HttpError | undefined {
   const nullable = nullableProperties(resource);
+  const wire = { prefixes, baseUrl };
   for (const p of resource.metadata.properties) {
     if (p.readOnly || !Object.prototype.hasOwnProperty.call(object, p.name)) continue;
     const value = object[p.name];
     if (value === undefined || (value === null && nullable.has(p.name))) continue;
-    if (p.kind === 'relation') {
-      if (typeof value !== 'string') {
-        return badRequest(
-          `Expected IRI or nested document for attribute "${p.name}", "${phpType(value)}" given.`,
-        );
-      }
-      if (idFromIri(value, prefixes[p.relation ?? ''] ?? '', baseUrl) === null) {
-        return badRequest(`Invalid IRI "${value.slice(0, 200)}".`);
-      }
-      continue;
-    }
-    if (!fits(p.kind, value)) {
-      return badRequest(
-        `The type of the "${p.name}" attribute must be "${PHP_TYPE[p.kind]}", "${phpType(value)}" given.`,
-      );
-    }
+    const message = kindDefinition(p.kind).typeError(value, p, wire);
+    if (message !== undefined) return badRequest(message);
   }
   return undefined;
 }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Resource } from '../resource/defineResource';
 import type { Violation } from '../http/ApiErrors';
 import { ValidationError } from '../http/ApiErrors';
-import { utcDateTime } from '../serializer/dateTime';
-import { idFromIri } from '../serializer/iri';
+import { kindDefinition } from '../property/propertyKinds';
 import { unwrapSchema } from '../schema/metadata';
 import { violationMessages } from './violationMessages';
 
@@ -53,7 +52,8 @@ export function writableView(resource: Resource, object: Readonly<Record<string,
   for (const p of resource.metadata.properties) {
     if (p.readOnly) continue;
     const v = Object.prototype.hasOwnProperty.call(object, p.name) ? object[p.name] : undefined;
-    if (v !== undefined) out[p.name] = p.kind === 'datetime' ? utcDateTime(v) : v;
+    const before = kindDefinition(p.kind).beforeValidation;
+    if (v !== undefined) out[p.name] = before === undefined || v === null ? v : before(v);
     else if (nullable.has(p.name)) out[p.name] = null;
   }
   return out;
@@ -91,6 +91,7 @@ export function toStoredData(
   locale?: string,
 ): Record<string, unknown> {
   const messages = violationMessages(locale);
+  const wire = { prefixes, baseUrl, messages };
   const view = writableView(resource, object);
   const parsed = inputSchema(resource).safeParse(view, { error: messages.zod });
   const nul = nulViolations(view, messages.nulCharacter);
@@ -108,20 +109,12 @@ export function toStoredData(
     if (p.readOnly) continue;
     const v = value[p.name] ?? null;
     if (v === null) { data[p.name] = null; continue; }
-    if (p.kind === 'relation') {
-      const prefix = prefixes[p.relation ?? ''] ?? '';
-      const id = typeof v === 'string' ? idFromIri(v, prefix, baseUrl) : null;
-      if (id === null) {
-        violations.push({
-          propertyPath: p.name, code: 'invalid_iri',
-          message: messages.invalidIri(p.relation ?? '', prefix),
-        });
-      }
-      data[p.name] = id;
-    } else if (p.kind === 'datetime' && typeof v === 'string') {
-      data[p.name] = new Date(v).toISOString();
+    const stored = kindDefinition(p.kind).toStored(v, p, wire);
+    if ('violation' in stored) {
+      violations.push(stored.violation);
+      data[p.name] = null;
     } else {
-      data[p.name] = v;
+      data[p.name] = stored.value;
     }
   }
   if (violations.length > 0) throw new ValidationError(violations);

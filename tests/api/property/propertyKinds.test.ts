@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { relation, text } from '../../../src/api/schema/relation';
+import { unwrapSchema } from '../../../src/api/schema/metadata';
+import { kindDefinition, kindOfSchema, PROPERTY_KINDS } from '../../../src/api/property/propertyKinds';
+import type { PropertyKind } from '../../../src/api/state/types';
+
+/** One schema of each kind, as a resource declares it. */
+const SCHEMAS: Readonly<Record<PropertyKind, z.ZodType>> = {
+  string: z.string(),
+  text: text(z.string()),
+  date: z.iso.date(),
+  datetime: z.iso.datetime().nullable(),
+  integer: z.int(),
+  number: z.number().optional(),
+  boolean: z.boolean().default(false),
+  enum: z.enum(['draft', 'published']),
+  relation: relation('Author').nullable(),
+};
+
+describe('kindOfSchema(schema, option)', () => {
+  it.each(PROPERTY_KINDS)('reads a %s schema as that kind, and no other kind claims it', (kind) => {
+    const u = unwrapSchema(SCHEMAS[kind]);
+    expect(kindOfSchema(u, 'p').kind).toBe(kind);
+    const claimed = PROPERTY_KINDS.filter((k) => kindDefinition(k).fromSchema(u, 'p') !== undefined);
+    expect(claimed).toEqual([kind]);
+  });
+
+  it('names the supported schemas when none applies', () => {
+    expect(() => kindOfSchema(unwrapSchema(z.bigint()), 'resources.Book.schema.n')).toThrow(
+      'Invalid option "resources.Book.schema.n": expected a string, date (z.iso.date()), '
+        + 'datetime (z.iso.datetime()), number, boolean, enum or relation() schema (got "bigint").',
+    );
+  });
+});
+
+describe('kindDefinition(kind)', () => {
+  it('gives every kind of the contract a definition of that kind', () => {
+    for (const kind of PROPERTY_KINDS) expect(kindDefinition(kind).kind).toBe(kind);
+    expect([...PROPERTY_KINDS].sort()).toEqual(
+      ['boolean', 'date', 'datetime', 'enum', 'integer', 'number', 'relation', 'string', 'text'],
+    );
+  });
+});
