@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { functionOption, nonEmptyString, optionsObject } from '../config/optionSchemas';
-import type { StoredItem } from '../api/state/types';
+import type { StoredItem } from '../api';
 import { localizedTextSchema, type LocalizedText } from './localized';
 
 /**

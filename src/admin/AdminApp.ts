@@ -1,10 +1,9 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
-import { requestBase } from '../api/serializer/ApiContext';
 import {
   isAtomic, type DeleteOutcome, type QueryLogEntry, type StateContext, type StateProcessor, type StoredItem,
   type WriteOutcome,
-} from '../api/state/types';
+} from '../api';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
 import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';
@@ -26,6 +25,11 @@ declare module 'express-session' {
     /** Flash messages of the back office, shown (then forgotten) by the next page. */
     adminFlash?: string[];
   }
+}
+
+/** The mount path of the app (`''` standalone, `/index.php` behind a front controller), as the kernel's URI saw it. */
+function mountPath(req: Request): string {
+  return req.kernel?.uri?.baseUrl ?? '';
 }
 
 /** The templates of the back office (`templates/admin/`), auto-escaped. */
@@ -75,7 +79,7 @@ export class AdminApp {
   /** A path of the back office, with the mount path: `url(req, 'books', 3, 'edit')`. */
   url(req: Request, ...segments: Array<string | number>): string {
     const rest = segments.map((s) => `/${encodeURIComponent(String(s))}`).join('');
-    return `${requestBase(req).baseUrl}${this.options.prefix}${rest}`;
+    return `${mountPath(req)}${this.options.prefix}${rest}`;
   }
 
   translator(req: Request): { t: Translator; lang: string } {
@@ -236,7 +240,7 @@ export class AdminApp {
       lang,
       title: this.options.title ?? t('layout.title'),
       user: req.user?.identifier ?? null,
-      stylesheet: `${requestBase(req).baseUrl}${this.options.stylesheetPath}`,
+      stylesheet: `${mountPath(req)}${this.options.stylesheetPath}`,
       home: this.url(req),
       logout: this.url(req, 'logout'),
       nav: [...this.admins.values()].map((a) => ({ label: this.text(req, a.plural), url: this.url(req, a.slug) })),

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { functionOption, integerFrom, nonEmptyString, objectWith, optionsObject } from '../config/optionSchemas';
-import type { Resource } from '../api/resource/defineResource';
-import type { StateContext, StateProcessor, StateProvider } from '../api/state/types';
+import type { Resource, StateContext, StateProcessor, StateProvider } from '../api';
 import type { AuditStore } from './AuditLog';
 import { crudOptionsSchema, type CrudOptions } from './CrudOptions';
 

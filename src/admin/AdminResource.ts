@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { plural, snakeCase, type Resource } from '../api/resource/defineResource';
-import { unwrapSchema } from '../api/schema/metadata';
-import type { OrderBy, PropertyKind, StoredItem } from '../api/state/types';
+import {
+  plural, snakeCase, type Resource, unwrapSchema, type OrderBy, type PropertyKind, type StoredItem,
+} from '../api';
 import type { AdminAction } from './AdminAction';
 import type { CrudOptions } from './CrudOptions';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPES, type FieldInput, type FieldType } from './fieldTypes';

@@ -1,11 +1,10 @@
 import type { Migration } from 'kysely';
 import { isKernelError } from '../errors/KernelError';
 import { storageUnavailable, StorageUnavailableError } from '../storage/StorageUnavailableError';
-import { createResourceTable } from '../api/sql/migrations';
-import type { SqlDatabase } from '../api/sql/SqlState';
+import type { SqlDatabase } from '../api/sql';
 import type {
   FilterCondition, PropertyMetadata, ResourceMetadata, StateContext, StateProcessor, StateProvider, StoredItem,
-} from '../api/state/types';
+} from '../api';
 
 /**
  * The back office's audit log (EasyAdmin leaves it to an event subscriber; AdminJS has its
@@ -109,6 +108,8 @@ export const AUDIT_LOG_METADATA: ResourceMetadata = Object.freeze({
 export function auditLogMigration(): Migration {
   return {
     async up(db: SqlDatabase): Promise<void> {
+      // loaded here: a back office on MemoryState never loads the SQL store (nor Kysely)
+      const { createResourceTable } = await import('../api/sql');
       await createResourceTable(db, AUDIT_LOG_METADATA, () => undefined);
     },
     async down(db: SqlDatabase): Promise<void> {

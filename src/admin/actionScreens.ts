@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import { ItemNotFoundError } from '../api/http/ApiErrors';
-import type { StoredItem } from '../api/state/types';
+import { ItemNotFoundError, type StoredItem } from '../api';
 import { AccessDeniedHttpError } from '../http/errors';
 import { isGranted } from '../security/SecurityState';
 import type { AdminAction, AdminActionContext } from './AdminAction';

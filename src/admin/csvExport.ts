@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { Request, Response } from 'express';
-import type { OrderBy, StoredItem } from '../api/state/types';
+import type { OrderBy, StoredItem } from '../api';
 import { requestLog } from '../profiler/requestLogger';
 import type { AdminApp } from './AdminApp';
 import type { AdminField, AdminResource } from './AdminResource';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { StoredItem } from '../api/state/types';
+import type { StoredItem } from '../api';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import type { AdminField, AdminResource, Column } from './AdminResource';
 import { localized } from './localized';

@@ -1,4 +1,4 @@
-import type { PropertyKind } from '../api/state/types';
+import type { PropertyKind } from '../api';
 
 /**
  * The field types of the back office (EasyAdmin's `TextField`, `MoneyField`, `BooleanField`...):

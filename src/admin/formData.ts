@@ -1,4 +1,4 @@
-import type { StoredItem } from '../api/state/types';
+import type { StoredItem } from '../api';
 import type { AdminField, AdminResource } from './AdminResource';
 import type { AuditFieldChange } from './AuditLog';
 

@@ -1,8 +1,6 @@
 import type { Request, Response } from 'express';
-import { InvalidQueryError } from '../api/http/ApiErrors';
-import { parseQueryString } from '../api/query/queryString';
-import { lastPage } from '../api/serializer/pagination';
-import type { StoredItem } from '../api/state/types';
+import { InvalidQueryError, parseQueryString, type StoredItem } from '../api';
+import { lastPage } from './lastPage';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import type { AuditAction, AuditCriteria, StoredAuditEntry } from './AuditLog';

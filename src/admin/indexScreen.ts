@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
-import { InvalidQueryError } from '../api/http/ApiErrors';
-import { parseCollectionQuery } from '../api/query/collectionQuery';
-import { parseQueryString, type QueryPair } from '../api/query/queryString';
-import type { FilterCondition, OrderBy } from '../api/state/types';
+import {
+  InvalidQueryError, parseCollectionQuery, parseQueryString, type QueryPair, type FilterCondition, type OrderBy,
+} from '../api';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { columnLabel, displayValue } from './display';
 import { isGranted } from '../security/SecurityState';
 import type { Translator } from './translations';
-import { lastPage } from '../api/serializer/pagination';
+import { lastPage } from './lastPage';
 
 /**
  * The index screen (EasyAdmin's `index` action): a page of items in a table, sorted by a column

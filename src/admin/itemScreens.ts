@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { isValidationError, ItemNotFoundError, type Violation } from '../api/http/ApiErrors';
-import type { StoredItem } from '../api/state/types';
-import { invalidRelation, toStoredData } from '../api/write/inputData';
+import {
+  isValidationError, ItemNotFoundError, type Violation, type StoredItem, invalidRelation, toStoredData,
+} from '../api';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';

@@ -16,8 +16,8 @@ export {
 } from './resource/filters';
 export type { ResolvedFilter } from './resource/filterResolution';
 export {
-  defineResource, type ResourceOptions, type Resource, type ResolvedOperation, type PaginationOptions,
-  type ResolvedPagination,
+  defineResource, plural, snakeCase, type ResourceOptions, type Resource, type ResolvedOperation,
+  type PaginationOptions, type ResolvedPagination,
 } from './resource/defineResource';
 export {
   describeApi, paginationParameters, MERGE_PATCH_TYPE,
@@ -37,7 +37,9 @@ export type {
 } from './format/Format';
 export { etagOf } from './http/etag';
 export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
+export { parseQueryString, MAX_QUERY_LENGTH, type QueryPair } from './query/queryString';
 export { mergePatch } from './write/mergePatch';
+export { toStoredData, invalidRelation } from './write/inputData';
 export { MemoryState } from './state/MemoryState';
 export type { Provider, ProviderFunction, ProviderContext, ProvidedState, UriVariables } from './state/Provider';
 export type { Processor, ProcessorFunction, ProcessorContext, ProcessorData } from './state/Processor';

@@ -89,6 +89,15 @@ describe("require('express-kernel/api/sql')", () => {
   });
 });
 
+describe("require('express-kernel/admin')", () => {
+  test('loads the API layer through its entry, not the SQL store: no Kysely for a back office on MemoryState', () => {
+    const { files, requested, exports } = load('dist/admin/index.js');
+    expect(requested.filter((r) => ['kysely', 'pg', 'better-sqlite3'].includes(r))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/api/sql/'))).toEqual([]);
+    expect(exports).toEqual(expect.arrayContaining(['adminRoutes', 'auditLogMigration']));
+  });
+});
+
 describe('package.json exports', () => {
   const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json');
 

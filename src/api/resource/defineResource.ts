@@ -217,12 +217,22 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly description: string;
 }
 
-/** `BookReview` → `book_review`. */
+/**
+ * A short name in snake case, as the resource's table and route names are written (API
+ * Platform's `Inflector::tableize`).
+ * @param name - a short name, e.g. `BookReview`
+ * @returns e.g. `book_review`
+ */
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
-/** English plural of a snake-case name, as API Platform's inflector does for the usual cases. */
+/**
+ * The English plural of a snake-case name, as API Platform's inflector writes a collection's
+ * path for the usual cases (`-s`, `-es` after s/x/z/ch/sh, `-ies` after a consonant and y).
+ * @param name - e.g. `book_review`, `category`, `box`
+ * @returns e.g. `book_reviews`, `categories`, `boxes`
+ */
 export function plural(name: string): string {
   if (/(s|x|z|ch|sh)$/.test(name)) return `${name}es`;
   if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;

@@ -74,7 +74,11 @@ function nulViolations(view: Readonly<Record<string, unknown>>, message: string)
 }
 
 /**
- * Validates `object` and converts it to stored data.
+ * Validates `object` and converts it to stored data: what the API's writes (POST, PUT, PATCH)
+ * and the back office's forms go through, so both give the same 422 for the same input.
+ * @param resource - the resource written to
+ * @param object - the input, JSON-shaped: writable properties only are read, a relation as its IRI
+ *   (`/api/authors/3`, or the id itself)
  * @param prefixes - collection path by short name (relations' IRIs)
  * @param baseUrl - the mount path IRIs may carry
  * @param locale - the request's locale (`req.locale`): the violations' language (zod's locale for
@@ -122,8 +126,11 @@ export function toStoredData(
 }
 
 /**
- * The 422 for a relation the store says names no item.
+ * The 422 for a relation the store says names no item (its `invalid_relation` write outcome).
+ * @param resource - the resource written to
+ * @param property - the relation's property, e.g. `author`
  * @param locale - the request's locale: the message's language; undefined reads English
+ * @returns a ValidationError with one `invalid_relation` violation on `property`
  */
 export function invalidRelation(resource: Resource, property: string, locale?: string): ValidationError {
   const target = resource.metadata.properties.find((p) => p.name === property)?.relation ?? 'item';
