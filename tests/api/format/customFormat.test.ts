@@ -17,7 +17,7 @@ const TEXT = 'text/plain';
 
 /** `name: value` lines; a collection's items apart by an empty line. */
 const lines = (object: Record<string, unknown>): string =>
-  Object.entries(object).map(([k, v]) => `${k}: ${v === null ? '~' : String(v)}`).join('\n');
+  Object.entries(object).map(([k, v]) => `${k}: ${v === null ? '~' : JSON.stringify(v).replace(/^"|"$/g, '')}`).join('\n');
 
 const text: Format = {
   name: 'text',
@@ -93,7 +93,7 @@ describeOnEveryStore('a format registered from a test file', (open) => {
       .send('title: Ubik\nprice: 9.5\nauthor: /api/authors/2\n');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Ubik', price: 9.5, author: '/api/authors/2' });
-    const stored = await request(kernel).get(res.headers.location as string).set('Accept', TEXT);
+    const stored = await request(kernel).get(String(res.headers.location)).set('Accept', TEXT);
     expect(stored.text).toContain('title: Ubik\n');
   });
 
@@ -105,9 +105,8 @@ describeOnEveryStore('a format registered from a test file', (open) => {
   });
 
   test('the OpenAPI document lists it for responses and request bodies', async () => {
-    const doc = (await request(kernel).get('/api/docs.json')).body as {
-      paths: Record<string, Record<string, { responses: Record<string, { content?: object }>; requestBody?: { content: object } }>>;
-    };
+    type Operation = { responses: Record<string, { content?: object }>; requestBody?: { content: object } };
+    const doc = (await request(kernel).get('/api/docs.json')).body as { paths: Record<string, Record<string, Operation>> };
     expect(Object.keys(doc.paths['/books'].get.responses['200'].content!)).toEqual([
       'application/ld+json', 'application/hal+json', 'application/json', TEXT,
     ]);
