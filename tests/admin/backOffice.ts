@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as cheerio from 'cheerio';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import type { SqlStore } from '../../src/api/sql';
@@ -42,9 +43,9 @@ export const STORES: ReadonlyArray<[string, () => Promise<Demo>]> = [
 
 /** The `_csrf_token` of the login page. */
 export function loginTokenOf(html: string): string {
-  const m = /name="_csrf_token" value="([^"]+)"/.exec(html);
-  if (m === null) throw new Error('no _csrf_token field on the page');
-  return m[1];
+  const token = cheerio.load(html)('input[name="_csrf_token"]').val();
+  if (typeof token !== 'string' || token === '') throw new Error('no _csrf_token field on the page');
+  return token;
 }
 
 /**
@@ -64,9 +65,9 @@ export async function loggedIn(kernel: DemoKernel, user = 'admin', password = us
 
 /** The value of the first hidden `_token` field of a page. */
 export function tokenOf(html: string): string {
-  const m = /name="_token" value="([^"]+)"/.exec(html);
-  if (m === null) throw new Error('no _token field on the page');
-  return m[1];
+  const token = cheerio.load(html)('input[name="_token"]').first().val();
+  if (typeof token !== 'string' || token === '') throw new Error('no _token field on the page');
+  return token;
 }
 
 /** The page's CSRF token, read from the given page. */
@@ -74,11 +75,11 @@ export async function tokenFrom(agent: TestAgent, url = '/admin'): Promise<strin
   return tokenOf((await agent.get(url).expect(200)).text);
 }
 
-/** The text of each `<td>` of a table's body rows, tags removed. */
+/** The text of each `<td>` of the first table's body rows (whitespace collapsed, entities decoded). */
 export function rowsOf(html: string): string[][] {
-  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((tr) => [...tr[1].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)]
-    .map((td) => td[1].replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()));
+  const $ = cheerio.load(html);
+  return $('tbody').first().children('tr').toArray()
+    .map((tr) => $(tr).children('td').toArray().map((td) => $(td).text().replace(/\s+/g, ' ').trim()));
 }
 
 /** The titles of the index page's rows (the second column after the checkbox and the id). */
@@ -86,10 +87,10 @@ export function titlesOf(html: string): string[] {
   return rowsOf(html).map((cells) => cells[2]);
 }
 
-/** The `role="status"` flash messages of a page. */
+/** The `role="status"` flash messages of a page (their text, entities decoded). */
 export function flashesOf(html: string): string[] {
-  const box = /<div class="flashes" role="status">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
-  return [...box.matchAll(/<p class="flash">([\s\S]*?)<\/p>/g)].map((m) => m[1]);
+  const $ = cheerio.load(html);
+  return $('.flashes[role="status"] p.flash').toArray().map((p) => $(p).text());
 }
 
 /** Decodes the few entities nunjucks writes. */

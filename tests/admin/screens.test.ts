@@ -374,7 +374,7 @@ describe('the audit entry and the change it records are kept together, or neithe
     const batch = await admin.post('/admin/books/batch-delete').type('form').send(`_token=${_token}&ids=1&ids=2&_confirmed=1`)
       .expect(303);
     const index = await admin.get(batch.headers.location).expect(200);
-    expect(flashesOf(unescape(index.text))).toEqual([expect.stringContaining('No item was deleted. The audit log cannot be written')]);
+    expect(flashesOf(index.text)).toEqual([expect.stringContaining('No item was deleted. The audit log cannot be written')]);
     expect([await stored('books'), await stored('authors'), await stored('audit_log')]).toEqual([books, authors, 0]);
     // once the audit log works again, so do changes, each with its entry
     await sql`drop trigger audit_down`.execute(demo.sql!.db);
