@@ -125,8 +125,13 @@ function handle(
   if (!fw.stateless && session === undefined && req.sessionUnavailable === true) {
     return void next(new StorageUnavailableError('Session', 'the session could not be loaded'));
   }
-  if (fw.logout?.matches(req) === true) return fw.logout.handle(req, res, next);
   const remembered = session?.[fw.sessionKey];
+  if (fw.logout?.matches(req) === true) {
+    // answered before the user is reloaded: a signed-in user's logout (a 403 without its token
+    // included) is kept out of caches like any answer to them
+    if (typeof remembered === 'string') keepOutOfCaches(res);
+    return fw.logout.handle(req, res, next);
+  }
   const restore = typeof remembered === 'string' && fw.provider !== undefined;
   const authenticator = fw.authenticators.find((a) => a.supports(req));
   if (!restore && authenticator === undefined) return void decideAccess(config, req, res, next, facts, state);

@@ -88,6 +88,33 @@ describe('the back office\'s login and access', () => {
     expect((await admin.get('/admin').set('Accept', 'text/html')).status).toBe(302);
   });
 
+  test('every admin route answers a signed-in admin and a ROLE_USER with Cache-Control: no-store, whatever its status', async () => {
+    const admin = await loggedIn(demo.kernel);
+    const user = await loggedIn(demo.kernel, 'user');
+    const routes = demo.kernel.routeCollection.all()
+      .filter(([name]) => name.startsWith('admin_') && name !== 'admin_stylesheet');
+    expect(routes.length).toBeGreaterThan(20); // the dashboard, the log, 2 resources' screens and actions
+    const seen: string[] = [];
+    for (const [name, route] of routes) {
+      // a route's parameters from its requirements: the first choice (`feature|...`) or 1
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, p: string) => {
+        const requirement = route.requirements[p] ?? '';
+        return /^[\w|]+$/.test(requirement) ? requirement.split('|')[0] : '1';
+      });
+      for (const method of route.methods.length > 0 ? route.methods : ['GET']) {
+        for (const [who, agent] of [['admin', admin], ['user', user]] as const) {
+          const req = method === 'POST' ? agent.post(path).type('form').send({}) : agent.get(path);
+          const res = await req.set('Accept', 'text/html');
+          seen.push(`${name} ${method} ${who} ${res.status} ${String(res.headers['cache-control'])}`);
+        }
+      }
+    }
+    expect(seen.filter((line) => !line.endsWith(' no-store, private'))).toEqual([]);
+    // the statuses were varied: pages, redirects, refusals (no CSRF token, no role)
+    const statuses = new Set(seen.map((line) => line.split(' ')[3]));
+    expect([...statuses].sort()).toEqual(expect.arrayContaining(['200', '403']));
+  });
+
   test('every answer to an authenticated request is Cache-Control: no-store, whatever set it before', async () => {
     const admin = await loggedIn(demo.kernel);
     const token = await tokenFrom(admin);
