@@ -50,7 +50,9 @@ const NOT_CORS: CorsDecision = Object.freeze({ origin: null, allowed: false, pre
  * - a request whose `Origin` equals the scheme and host it was sent to (`http://127.0.0.1:3000`
  *   posting to itself: browsers send `Origin` on same-origin POSTs) is no CORS request: it goes
  *   on untouched and is recorded like one without `Origin` (NelmioCorsBundle's
- *   `skip_same_as_origin`, on by default).
+ *   `skip_same_as_origin`, on by default); so is a browser's request marked
+ *   `Sec-Fetch-Site: same-origin` (Fetch Metadata), whose `Origin` is `null` under
+ *   `Referrer-Policy: no-referrer`.
  * The decision is recorded on `req.cors` ({@link CorsDecision}).
  * @param options - see {@link CorsOptions}; validated here, once
  * @returns the layer, for `createKernel({ layers: { cors: … } })`
@@ -76,7 +78,10 @@ export function corsLayer(options: CorsOptions): RequestHandler {
   return function corsHandler(req: Request, res: Response, next: NextFunction) {
     const header = req.headers.origin;
     const uri = req.kernel?.uri;
-    const origin = typeof header === 'string' && header !== '' && header !== uri?.schemeAndHttpHost ? header : null;
+    // a browser's same-origin request: its Origin is the host it is sent to, or `null` under
+    // `Referrer-Policy: no-referrer` with `Sec-Fetch-Site: same-origin` (a header pages cannot set)
+    const sameOrigin = header === uri?.schemeAndHttpHost || req.headers['sec-fetch-site'] === 'same-origin';
+    const origin = typeof header === 'string' && header !== '' && !sameOrigin ? header : null;
     const pathInfo = uri?.pathInfo ?? req.path;
     const entry = compiled.find((c) => c.rule.pathPattern.test(pathInfo));
     if (origin === null) {

@@ -121,19 +121,24 @@ describe('corsLayer(options) actual requests', () => {
     expect(res.body.cors).toEqual({ origin: null, allowed: false, preflight: false, rule: '^/api' });
   });
 
-  it('records a request whose Origin is its own scheme and host (a same-origin form post) as no CORS request', async () => {
+  it('records a same-origin request (Origin its own scheme and host, or Sec-Fetch-Site: same-origin) as no CORS request', async () => {
     const { app, seen } = kernel();
     const agent = request(app);
     // supertest sends Host 127.0.0.1:<port>; a browser's same-origin POST carries that origin
     const own = await agent.post('/page').set('Host', 'admin.example.com:8080').set('Origin', 'http://admin.example.com:8080');
     const other = await agent.post('/page').set('Host', 'admin.example.com:8080').set('Origin', 'http://admin.example.com:8081');
     const api = await agent.get('/api/books').set('Host', 'app.example.com').set('Origin', 'http://app.example.com');
-    expect([own.status, other.status]).toEqual([405, 405]);
+    // under Referrer-Policy: no-referrer a same-origin POST says Origin: null; Fetch Metadata tells
+    const opaque = await agent.post('/page').set('Origin', 'null').set('Sec-Fetch-Site', 'same-origin');
+    const sandboxed = await agent.post('/page').set('Origin', 'null').set('Sec-Fetch-Site', 'cross-site');
+    expect([own.status, other.status, opaque.status, sandboxed.status]).toEqual([405, 405, 405, 405]);
     expect(corsHeaders(api.headers)).toEqual([]);
     expect(seen).toEqual([
       { origin: null, allowed: false, preflight: false, rule: null },
       { origin: 'http://admin.example.com:8081', allowed: false, preflight: false, rule: null },
       { origin: null, allowed: false, preflight: false, rule: '^/api' },
+      { origin: null, allowed: false, preflight: false, rule: null },
+      { origin: 'null', allowed: false, preflight: false, rule: null },
     ]);
   });
 
