@@ -136,7 +136,8 @@ export function adminResource(resource: Resource, crud: CrudOptions = {}): Admin
       type,
       input: FIELD_TYPES[type].input,
       required: !u.optional && !u.nullable && p.kind !== 'boolean',
-      readOnly: p.readOnly,
+      // the back office has no control for an array or object yet: it shows the JSON, read-only
+      readOnly: p.readOnly || p.kind === 'json',
       writeOnly: p.writeOnly,
       ...(help !== undefined ? { help } : {}),
       ...(step !== undefined ? { step } : {}),

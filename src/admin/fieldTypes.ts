@@ -46,4 +46,5 @@ export const FIELD_TYPE_NAMES = Object.freeze(Object.keys(FIELD_TYPES) as FieldT
 export const DEFAULT_FIELD_TYPE: Readonly<Record<PropertyKind, FieldType>> = Object.freeze({
   string: 'text', text: 'textarea', integer: 'number', number: 'number', boolean: 'boolean',
   date: 'date', datetime: 'datetime', enum: 'choice', relation: 'association',
+  json: 'textarea', // shown, never edited: AdminResource makes a json field read-only
 });

@@ -6,6 +6,7 @@ import type { KindMetadata, PropertyKindDefinition } from './PropertyKindDefinit
 import { BOOLEAN_KIND } from './kinds/boolean';
 import { DATE_KIND, DATETIME_KIND } from './kinds/date';
 import { ENUM_KIND } from './kinds/enum';
+import { JSON_KIND } from './kinds/json';
 import { INTEGER_KIND, NUMBER_KIND } from './kinds/number';
 import { RELATION_KIND } from './kinds/relation';
 import { STRING_KIND, TEXT_KIND } from './kinds/string';
@@ -29,6 +30,7 @@ const DEFINITIONS: { readonly [K in PropertyKind]: PropertyKindDefinition<K> } =
   boolean: BOOLEAN_KIND,
   enum: ENUM_KIND,
   relation: RELATION_KIND,
+  json: JSON_KIND,
 });
 
 const ALL: readonly PropertyKindDefinition[] = Object.freeze(Object.values(DEFINITIONS));

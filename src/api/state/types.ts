@@ -15,12 +15,13 @@
  * What a property is, for storage, filters and forms. Values in {@link StoredItem.data}:
  * `string`, `text`, `enum`: string; `integer`, `number`: number; `boolean`: boolean;
  * `date`: `YYYY-MM-DD`; `datetime`: ISO 8601 in UTC with milliseconds (`2026-11-25T10:00:00.000Z`);
- * `relation`: the target item's id (number). Any of them may be null when `nullable`. No string
+ * `relation`: the target item's id (number); `json`: an array or a plain object of JSON values.
+ * Any of them may be null when `nullable`. No string
  * the API layer hands a store (a value, a filter's value) holds U+0000: PostgreSQL's text cannot
  * store one, so the API refuses it (a 400 in a query, a 422 in a body) before any store sees it.
  */
 export type PropertyKind =
-  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation';
+  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation' | 'json';
 
 /** One property of a resource (the identifier `id` is not listed). */
 export interface PropertyMetadata {

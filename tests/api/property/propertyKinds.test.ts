@@ -15,6 +15,7 @@ const SCHEMAS: Readonly<Record<PropertyKind, z.ZodType>> = {
   boolean: z.boolean().default(false),
   enum: z.enum(['draft', 'published']),
   relation: relation('Author').nullable(),
+  json: z.array(z.string()).optional(),
 };
 
 describe('kindOfSchema(schema, option)', () => {
@@ -28,8 +29,17 @@ describe('kindOfSchema(schema, option)', () => {
   it('names the supported schemas when none applies', () => {
     expect(() => kindOfSchema(unwrapSchema(z.bigint()), 'resources.Book.schema.n')).toThrow(
       'Invalid option "resources.Book.schema.n": expected a string, date (z.iso.date()), '
-        + 'datetime (z.iso.datetime()), number, boolean, enum or relation() schema (got "bigint").',
+        + 'datetime (z.iso.datetime()), number, boolean, enum, relation() or JSON (z.array(), z.record(), '
+        + 'z.object()) schema (got "bigint").',
     );
+  });
+});
+
+describe('the json kind', () => {
+  it('reads arrays, records and nested objects as json', () => {
+    for (const schema of [z.array(z.int()), z.record(z.string(), z.number()), z.object({ city: z.string() })]) {
+      expect(kindOfSchema(unwrapSchema(schema), 'p').kind).toBe('json');
+    }
   });
 });
 
@@ -37,7 +47,7 @@ describe('kindDefinition(kind)', () => {
   it('gives every kind of the contract a definition of that kind', () => {
     for (const kind of PROPERTY_KINDS) expect(kindDefinition(kind).kind).toBe(kind);
     expect([...PROPERTY_KINDS].sort()).toEqual(
-      ['boolean', 'date', 'datetime', 'enum', 'integer', 'number', 'relation', 'string', 'text'],
+      ['boolean', 'date', 'datetime', 'enum', 'integer', 'json', 'number', 'relation', 'string', 'text'],
     );
   });
 });

@@ -86,9 +86,10 @@ describe('defineResource options', () => {
     ['a text strategy on a relation', book({ filters: [SearchFilter({ author: 'partial' })] }),
       'Invalid option "resources.Book.filters[0].properties.author": only "exact" applies to a relation property '
         + '(got "partial").'],
-    ['a schema property of an unsupported type', book({ schema: z.object({ tags: z.array(z.string()) }) }),
+    ['a schema property of an unsupported type', book({ schema: z.object({ tags: z.bigint() }) }),
       'Invalid option "resources.Book.schema.tags": expected a string, date (z.iso.date()), '
-        + 'datetime (z.iso.datetime()), number, boolean, enum or relation() schema (got "array").'],
+        + 'datetime (z.iso.datetime()), number, boolean, enum, relation() or JSON (z.array(), z.record(), '
+        + 'z.object()) schema (got "bigint").'],
   ])('rejects %s', (_, options, message) => {
     expect(define(options)).toThrow(message);
   });

@@ -43,6 +43,7 @@ export const BOOK: ResourceMetadata = {
     prop('updatedAt', 'datetime'),
     prop('format', 'enum', { enumValues: ['paperback', 'hardcover'] }),
     prop('author', 'relation', { relation: 'Author' }),
+    prop('tags', 'json'),
   ],
 };
 
@@ -52,7 +53,7 @@ type BookData = Record<string, unknown>;
 export function book(values: BookData = {}): BookData {
   return {
     title: 'Untitled', summary: null, pages: null, price: null, featured: false, publishedAt: null,
-    updatedAt: null, format: null, author: null, ...values,
+    updatedAt: null, format: null, author: null, tags: null, ...values,
   };
 }
 
@@ -92,6 +93,7 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       const data = book({
         title: 'Dune', summary: 'Spice, sand and "worms" — ünïcode', pages: 412, price: 9.99, featured: true,
         publishedAt: '1965-08-01', updatedAt: '2026-11-25T10:00:00.000Z', format: 'paperback', author: author.id,
+        tags: { genres: ['sf', 'épopée'], rating: 4.5, sequel: null, series: { name: 'Dune', index: 1 } },
       });
       const item = await created(processor, BOOK, data);
       expect(item).toEqual({ id: expect.any(Number), version: 1, data });
