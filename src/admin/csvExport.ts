@@ -78,7 +78,7 @@ export function csvExport(app: AdminApp, admin: AdminResource) {
     const fields = admin.fields.filter((f) => !f.writeOnly);
     const csv = stringify({
       bom: true, record_delimiter: 'windows', header: true,
-      columns: ['Id', ...fields.map((f) => app.text(req, f.label))],
+      columns: [app.translator(req).t('field.id'), ...fields.map((f) => app.text(req, f.label))],
     });
     res.status(200).type('text/csv; charset=utf-8')
       .set('Content-Disposition', `attachment; filename="${admin.slug}.csv"`);

@@ -3,7 +3,7 @@ import type { StoredItem } from '../api';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import type { AdminField, AdminResource, Column } from './AdminResource';
 import { localized } from './localized';
-import type { Translator } from './translations';
+import { translatorFor, type Translator } from './translations';
 
 /**
  * Stored values as the pages show them, per field type and locale (EasyAdmin's field
@@ -100,7 +100,8 @@ export function displayValue(field: AdminField, value: unknown, c: DisplayContex
 
 /** The label of a column: `Id`, or its field's in the request's locale. */
 export function columnLabel(column: Column, req: Request): string {
-  return column.field === undefined ? 'Id' : localized(column.field.label, req.locale);
+  if (column.field === undefined) return translatorFor(req.locale).t('field.id');
+  return localized(column.field.label, req.locale);
 }
 
 /** The detail page's lines of an item, as label/value pairs, in the configured order. */

@@ -3,6 +3,7 @@ import { AccessDeniedHttpError, isHttpError } from '../http/errors';
 import { isGranted } from '../security/SecurityState';
 import type { Controller } from '../routing/Route';
 import type { AdminApp } from './AdminApp';
+import type { MessageKey } from './translations';
 
 /** The statuses answered with an error page inside the back office's layout. */
 const IN_LAYOUT = new Set([400, 403, 404, 409]);
@@ -27,9 +28,14 @@ export function inAdminLayout(app: AdminApp, role: string, controller: Controlle
     } catch (e) {
       if (!isHttpError(e) || !IN_LAYOUT.has(e.status) || req.user === undefined || res.headersSent
         || req.accepts(['html', 'json']) !== 'html') throw e;
-      const { t } = app.translator(req);
+      const { t, lang } = app.translator(req);
+      // the kernel's and the API's messages are English: another language says what the status
+      // means in its own words, and keeps the English message as a technical detail
+      const translated = lang !== 'en';
       app.render(req, res, e.status, 'error.html.njk', {
-        pageTitle: t('error.title', { status: e.status }), message: e.message,
+        pageTitle: t('error.title', { status: e.status }),
+        message: translated ? t(`error.${e.status}` as MessageKey) : e.message,
+        detail: translated ? e.message : null,
       });
     }
   };

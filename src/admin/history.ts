@@ -4,7 +4,7 @@ import { lastPage } from './lastPage';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import type { AuditAction, AuditCriteria, StoredAuditEntry } from './AuditLog';
-import { displayValue } from './display';
+import { displayValue, intlLocale } from './display';
 import type { Translator } from './translations';
 
 /**
@@ -79,6 +79,10 @@ export async function historyRows(
     valueLabels.set(shortName, await app.relationLabels(req, admin, values));
   }
   const noLink = (): undefined => undefined;
+  // when, in the request's language, in UTC as the audit log's filters count days
+  const when = new Intl.DateTimeFormat(intlLocale(req.locale), {
+    dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC',
+  });
   return entries.map((e) => {
     const admin = app.admins.get(e.resource);
     const key = `${e.resource}:${e.itemId}`;
@@ -96,7 +100,7 @@ export async function historyRows(
     });
     return {
       occurredAt: e.occurredAt,
-      when: e.occurredAt.replace('T', ' ').slice(0, 19),
+      when: when.format(new Date(e.occurredAt)),
       user: e.username,
       actionLabel: t(`audit.${e.action}`),
       item: admin !== undefined && item !== undefined ? itemLabel(admin, item) : lastLabel.get(key) ?? e.label,
@@ -179,7 +183,7 @@ export function auditScreen(app: AdminApp) {
     if (page > pages) throw new InvalidQueryError(`The page ${page} is out of range: the last page is ${pages}.`);
     const pageUrl = (n: number): string => here + queryOf({ ...given, page: n === 1 ? undefined : String(n) });
     const resources: Choice[] = [{ value: '', label: t('index.any') },
-      ...[...app.admins.keys()].map((name) => ({ value: name, label: name }))];
+      ...[...app.admins.values()].map((a) => ({ value: a.shortName, label: app.text(req, a.plural) }))];
     const actions: Choice[] = [{ value: '', label: t('index.any') },
       ...ACTIONS.map((a) => ({ value: a, label: t(`audit.${a}`) }))];
     const subject = criteria.itemId === undefined ? undefined : app.admins.get(criteria.resource!);

@@ -244,7 +244,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
         label,
         version: item.version,
         cells: admin.indexColumns.map((c) => {
-          if (c.field === undefined) return { label: 'Id', text: String(item.id) };
+          if (c.field === undefined) return { label: t('field.id'), text: String(item.id) };
           const f = c.field;
           const value = displayValue(f, item.data[f.name], display);
           const toggle = admin.writable && f.renderAsSwitch && !f.readOnly && typeof item.data[f.name] === 'boolean'

@@ -46,7 +46,7 @@ export async function referrersOf(
       if (total === 0) continue;
       const filterable = filters.some((f) => f.type === 'search' && f.property === field.name);
       found.push({
-        resource: other.shortName,
+        resource: app.text(req, other.plural),
         field: app.text(req, field.label),
         total,
         items: page.items.map((item) => ({ label: itemLabel(other, item), url: app.url(req, other.slug, item.id) })),

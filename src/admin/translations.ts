@@ -15,6 +15,12 @@ export const EN = Object.freeze({
   'error.title': 'Error {status}',
   'layout.navigation': 'Resources',
   'layout.logout': 'Log out',
+  'field.id': 'Id',
+  'error.400': 'This page cannot read the address it was given (a filter, a sort or a page number).',
+  'error.403': 'Access denied: your account may not open this page.',
+  'error.404': 'This page or item does not exist (any more).',
+  'error.409': 'The change conflicts with the current state of the item; nothing was changed.',
+  'error.detail': 'Technical detail (in English):',
   'layout.language': 'Language',
   'layout.signed_in_as': 'Signed in as {user}',
   'dashboard.title': 'Dashboard',
@@ -104,7 +110,8 @@ export const EN = Object.freeze({
   'detail.title': '{item}',
   'detail.related': '{resource} ({field}): {count}',
   'detail.related_all': 'All {count} in the list',
-  'delete.referenced_count': '{item} cannot be deleted: {count} {resource} items ({field}) refer to it.',
+  'delete.referenced_count': '{item} cannot be deleted: {count} items of {resource} ({field}) refer to it.',
+  'delete.referenced_count_one': '{item} cannot be deleted: {count} item of {resource} ({field}) refers to it.',
   'delete.referenced_list': 'See them in the list',
   'delete.title': 'Delete {item}?',
   'delete.confirm': 'This deletes {item} for good.',
@@ -145,6 +152,12 @@ export const FR: Catalog = Object.freeze({
   'error.title': 'Erreur {status}',
   'layout.navigation': 'Ressources',
   'layout.logout': 'Se déconnecter',
+  'field.id': 'N°',
+  'error.400': 'Cette page ne peut pas lire l’adresse donnée (un filtre, un tri ou un numéro de page).',
+  'error.403': 'Accès refusé : votre compte ne peut pas ouvrir cette page.',
+  'error.404': 'Cette page ou cet élément n’existe pas (ou plus).',
+  'error.409': 'La modification est en conflit avec l’état actuel de l’élément ; rien n’a été modifié.',
+  'error.detail': 'Détail technique (en anglais) :',
   'layout.language': 'Langue',
   'layout.signed_in_as': 'Connecté en tant que {user}',
   'dashboard.title': 'Tableau de bord',
@@ -235,7 +248,9 @@ export const FR: Catalog = Object.freeze({
   'detail.title': '{item}',
   'detail.related': '{resource} ({field}) : {count}',
   'detail.related_all': 'Les {count} dans la liste',
-  'delete.referenced_count': '{item} ne peut pas être supprimé : {count} éléments {resource} ({field}) '
+  'delete.referenced_count_one': '{item} ne peut pas être supprimé : {count} élément de {resource} ({field}) '
+    + 'y fait référence.',
+  'delete.referenced_count': '{item} ne peut pas être supprimé : {count} éléments de {resource} ({field}) '
     + 'y font référence.',
   'delete.referenced_list': 'Les voir dans la liste',
   'delete.title': 'Supprimer {item} ?',
@@ -279,12 +294,18 @@ export function translatorFor(locale: string | undefined): { t: Translator; lang
   const lang = language in CATALOGS ? language : 'en';
   const catalog = CATALOGS[lang];
   const plurals = new Intl.PluralRules(lang);
+  const numbers = new Intl.NumberFormat(lang);
   const t: Translator = (key, params = {}) => {
     // a count of one (in English 1, in French 0 and 1) reads the `<key>_one` form when the catalog has one
     const one = typeof params.count === 'number' && plurals.select(params.count) === 'one'
       ? (catalog as Readonly<Record<string, string>>)[`${key}_one`] : undefined;
     return (one ?? catalog[key])
-      .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+      .replace(/\{(\w+)\}/g, (whole, name: string) => {
+        if (!(name in params)) return whole;
+        const value = params[name];
+        // numbers as the language writes them (`1,234` in English, `1 234` in French)
+        return typeof value === 'number' ? numbers.format(value) : value;
+      });
   };
   return { t, lang };
 }

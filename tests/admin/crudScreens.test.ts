@@ -188,7 +188,7 @@ describe.each(STORES)('configured screens and actions on %s', (_name, open) => {
       const fr = parse((await alice.get('/admin/gadgets').set('Accept-Language', 'fr').expect(200)).text);
       expect(textOf(fr('h1'))).toBe('Bidules');
       expect(textOf(fr('p.help').first())).toBe('Ce que vend la boutique.');
-      expect(headers(fr).slice(1, 6)).toEqual(['Nom', 'Prix ▼', 'En stock', 'Status', 'Id']);
+      expect(headers(fr).slice(1, 6)).toEqual(['Nom', 'Prix ▼', 'En stock', 'Status', 'N°']);
       expect(fr('nav a').toArray().map((a) => textOf(fr(a)))).toEqual(expect.arrayContaining(['Bidules', 'Fabricants']));
       const form = parse((await alice.get('/admin/gadgets/new').set('Accept-Language', 'fr').expect(200)).text);
       expect(textOf(form('label[for="field-name"]'))).toMatch(/^Nom \*/);

@@ -227,7 +227,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       const refused = await admin.post('/admin/authors/1/delete').type('form')
         .send({ _token: tokenOf(author.text), _version: '1' }).expect(409);
       // the count of referrers and a link to them, whatever the store
-      expect(refused.text).toContain('Frank Herbert (#1) cannot be deleted: 1 Book items (Author) refer to it.');
+      expect(refused.text).toContain('Frank Herbert (#1) cannot be deleted: 1 item of Books (Author) refers to it.');
       expect(refused.text).toContain('<a href="/admin/books?author=1">See them in the list');
     });
 
