@@ -63,7 +63,7 @@ describe.each(STORES)('relations on %s', (_name, open) => {
     const res = await alice.post('/admin/writers/1/delete').type('form')
       .send({ _token: formToken(page.text), _version: '1' }).expect(409);
     const $ = parse(res.text);
-    expect(textOf($('.error-summary'))).toBe('Octavia Butler (#1) cannot be deleted: 11 Novel items (Writer) refer to it.');
+    expect(textOf($('.error-summary'))).toBe('Octavia Butler (#1) cannot be deleted: 11 items of Novel (Writer) refer to it.');
     const link = $('main a').filter((_i, a) => $(a).text().startsWith('See them in the list'));
     expect(link.attr('href')).toBe('/admin/novels?writer=1');
     expect(await writer.provider!.provideItem(writer.metadata, 1)).not.toBeNull();
