@@ -19,12 +19,18 @@ export interface FormatContext {
   /**
    * The item as plain data: `id`, then every readable property, relations as IRIs.
    * @param into - an object whose keys come first (e.g. JSON-LD's `@id`, `@type`); a new one by default
+   * @param resource - the item's resource (an included one's); the context's by default
    */
-  readonly normalize: (item: StoredItem, into?: Record<string, unknown>) => Record<string, unknown>;
+  readonly normalize: (item: StoredItem, into?: Record<string, unknown>, resource?: Resource) => Record<string, unknown>;
   /** The IRI of an item of the resource (`/api/books/3`, base URL included). */
   readonly iri: (item: StoredItem) => string;
   /** Appends a response header (e.g. the JSON format's `Link` to the other pages). */
   readonly header: (name: string, value: string) => void;
+  /**
+   * Reads an item of a resource of the API through its Get operation's provider (JSON:API's
+   * `include`), or null when there is none.
+   */
+  readonly readItem: (resource: Resource, id: number) => Promise<StoredItem | null>;
 }
 
 /** An item as a document of its own (GET, and the answer of a write). */
@@ -42,6 +48,8 @@ export interface CollectionContext extends FormatContext {
   readonly path: string;
   /** The page size, or undefined when the resource is not paginated. */
   readonly itemsPerPage: number | undefined;
+  /** The page number, from 1. */
+  readonly currentPage: number;
 }
 
 /** The entrypoint (`GET /api`). */
@@ -112,12 +120,12 @@ export interface Format {
    */
   readonly errorMimeTypes?: readonly string[];
   /** An item, as the text of the response body. */
-  readonly item: (context: ItemContext) => string;
+  readonly item: (context: ItemContext) => string | Promise<string>;
   /**
    * A page of a collection, as the text of the response body.
    * @throws HttpError (e.g. 406) when the format cannot write this collection
    */
-  readonly collection: (context: CollectionContext) => string;
+  readonly collection: (context: CollectionContext) => string | Promise<string>;
   /** The entrypoint; without it, the entrypoint answers in plain JSON. */
   readonly entrypoint?: (context: EntrypointContext) => string;
   /**

@@ -262,23 +262,29 @@ export class ResourceEndpoint {
       paths: this.paths,
       base,
       request: req,
-      normalize: (item, into) => normalizeItem(this.resource, item, this.paths, base, into),
+      normalize: (item, into, resource = this.resource) => normalizeItem(resource, item, this.paths, base, into),
       iri: (item) => itemIri(this.resource.routePrefix, item.id, base.baseUrl),
       header: (name, value) => {
         res.append(name, value);
       },
+      readItem: async (resource, id) => {
+        const get = resource.operations.find((op) => op.kind === 'Get');
+        if (get?.provider === undefined) return null;
+        return providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+      },
     };
   }
 
-  private sendItem(
+  private async sendItem(
     req: Request, res: Response, format: Format, item: StoredItem, status: number, etag = etagOf(item),
-  ): void {
+  ): Promise<void> {
     const base = requestBase(req);
     res.setHeader('ETag', etag);
     // API Platform's RespondProcessor: the item's IRI on every response that carries an item
     res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, base.baseUrl));
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
-    sendText(res, contentTypeOf(format), status, format.item({ ...this.formatContext(req, res), item }));
+    const text = await format.item({ ...this.formatContext(req, res), item });
+    sendText(res, contentTypeOf(format), status, text);
   }
 
   private async getCollection(req: Request, res: Response, format: Format): Promise<void> {
@@ -302,11 +308,12 @@ export class ResourceEndpoint {
       links: pageLinks(path, raw, this.resource, query, page),
       path,
       itemsPerPage: this.resource.pagination.enabled ? query.itemsPerPage : undefined,
+      currentPage: query.page,
     };
-    sendText(res, contentTypeOf(format), 200, format.collection(context));
+    sendText(res, contentTypeOf(format), 200, await format.collection(context));
   }
 
-  private getItem(req: Request, res: Response, format: Format): void {
+  private async getItem(req: Request, res: Response, format: Format): Promise<void> {
     const item = req.api!.item!;
     const etag = etagOf(item);
     if (notModified(req, etag)) {
@@ -314,7 +321,7 @@ export class ResourceEndpoint {
       res.end();
       return;
     }
-    this.sendItem(req, res, format, item, 200, etag);
+    await this.sendItem(req, res, format, item, 200, etag);
   }
 
 
@@ -370,7 +377,7 @@ export class ResourceEndpoint {
       }
       const written = providedItem(result, operation, 'processor');
       await this.httpCache?.invalidate(req, this.resource, previous ?? null, written);
-      return this.answer(req, res, format, operation, written);
+      return await this.answer(req, res, format, operation, written);
     }
   }
 
@@ -378,9 +385,9 @@ export class ResourceEndpoint {
    * The answer of a write: the item (201 with `Location` for a Post, else 200, or the operation's
    * status), else 204.
    */
-  private answer(
+  private async answer(
     req: Request, res: Response, format: Format, operation: ResolvedOperation, item: StoredItem | null,
-  ): void {
+  ): Promise<void> {
     if (item === null) {
       // API Platform's RespondProcessor sets Accept-Patch on every operation but the collection's
       if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
@@ -392,7 +399,7 @@ export class ResourceEndpoint {
       const location = itemIri(this.resource.routePrefix, item.id, requestBase(req).baseUrl);
       res.setHeader('Location', location);
     }
-    this.sendItem(req, res, format, item, status);
+    await this.sendItem(req, res, format, item, status);
   }
 
   /**

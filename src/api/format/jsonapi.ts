@@ -1,0 +1,201 @@
+import { HttpError } from '../../http/errors';
+import { isValidationError } from '../http/ApiErrors';
+import { parsePhpQuery } from '../query/phpQuery';
+import type { Resource } from '../resource/defineResource';
+import { idFromIri } from '../serializer/iri';
+import type { StoredItem } from '../state/types';
+import type { FormatContext, Format } from './Format';
+import { jsonObject } from './json';
+import { ERROR_PROBLEM_TYPE, ERROR_TITLE } from './problemDetails';
+
+/** JSON:API's media type (jsonapi.org 1.1). */
+export const JSONAPI_TYPE = 'application/vnd.api+json';
+
+type Doc = Record<string, unknown>;
+
+/** `include` and `fields[type]` of the request (JSON:API's inclusion and sparse fieldsets). */
+interface Selection {
+  readonly include: ReadonlySet<string>;
+  /** Fields by type or relationship name; undefined when the client sent no `fields`. */
+  readonly fields: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+}
+
+function selectionOf(c: FormatContext): Selection {
+  const raw = c.request.kernel?.uri?.queryString ?? '';
+  const params = parsePhpQuery(raw, []);
+  const split = (list: string): string[] => list.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const include = new Set(typeof params.get('include') === 'string' ? split(params.get('include') as string) : []);
+  const fields = new Map<string, Set<string>>();
+  const asked = params.get('fields');
+  for (const { key, value } of Array.isArray(asked) ? asked : []) {
+    if (key !== null) fields.set(key, new Set(split(value)));
+  }
+  return { include, fields: fields.size > 0 ? fields : undefined };
+}
+
+/** A resource object (`{ id, type, attributes, relationships }`), the id an IRI as API Platform 3.4 writes it. */
+function resourceObject(
+  c: FormatContext, resource: Resource, item: StoredItem, wanted: ReadonlySet<string> | undefined,
+): Doc {
+  const normalized = c.normalize(item, {}, resource);
+  const relations = new Map(resource.metadata.properties.filter((p) => p.kind === 'relation')
+    .map((p) => [p.name, p.relation ?? '']));
+  const attributes: Doc = {};
+  const relationships: Doc = {};
+  for (const [name, value] of Object.entries(normalized)) {
+    const target = relations.get(name);
+    if (target !== undefined) {
+      relationships[name] = { data: typeof value === 'string' ? { type: target, id: value } : null };
+      continue;
+    }
+    // `id` is reserved in a resource object: API Platform's ReservedAttributeNameConverter writes `_id`
+    const key = name === 'id' ? '_id' : name;
+    if (wanted === undefined || wanted.has(name) || wanted.has(key)) attributes[key] = value;
+  }
+  const iri = `${c.base.baseUrl}${c.paths.prefixes[resource.shortName] ?? resource.routePrefix}/${item.id}`;
+  return {
+    id: iri,
+    type: resource.shortName,
+    ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+    ...(Object.keys(relationships).length > 0 ? { relationships } : {}),
+  };
+}
+
+/** The fields asked for the main resource: `fields[<type>]`, or none when `fields` names only others. */
+function mainFields(s: Selection, resource: Resource): ReadonlySet<string> | undefined {
+  if (s.fields === undefined) return undefined;
+  return s.fields.get(resource.shortName) ?? new Set();
+}
+
+/**
+ * The `included` resources: for each relationship the client names in `include`, the related
+ * items the page's resources point to, once each, read through the related resource's provider.
+ * Relationships not named, unknown names and missing items are left out (API Platform).
+ */
+async function included(c: FormatContext, items: readonly StoredItem[], s: Selection): Promise<Doc[]> {
+  const out: Doc[] = [];
+  const seen = new Set<string>();
+  for (const name of s.include) {
+    const property = c.resource.metadata.properties.find((p) => p.name === name && p.kind === 'relation');
+    const target = property?.relation === undefined ? undefined : c.paths.resources.get(property.relation);
+    const provider = target?.operations.find((op) => op.kind === 'Get')?.provider ?? target?.provider;
+    if (property === undefined || target === undefined || provider === undefined) continue;
+    const wanted = s.fields?.get(name) ?? s.fields?.get(target.shortName);
+    for (const item of items) {
+      const id = item.data[name];
+      if (typeof id !== 'number' || seen.has(`${target.shortName}/${id}`)) continue;
+      seen.add(`${target.shortName}/${id}`);
+      const read = await c.readItem(target, id);
+      if (read !== null) out.push(resourceObject({ ...c, resource: target }, target, read, wanted));
+    }
+  }
+  return out;
+}
+
+/**
+ * JSON:API (`application/vnd.api+json`, API Platform's `jsonapi`): an item is `{ data: { id
+ * (its IRI), type, attributes (the identifier as `_id`), relationships ({ data: { type, id } }) } }`;
+ * `?include=author` adds the related resources under `included`; `?fields[Book]=title,price`
+ * (and `fields[author]=name` for an included one) keeps only those attributes; a collection has
+ * `links` (self, first, last, prev, next), `meta` (totalItems, itemsPerPage, currentPage) and
+ * `data`; errors are JSON:API error objects (a 422's one per violation, with a `source.pointer`).
+ * A body is `{ data: { type, attributes, relationships } }`.
+ */
+export const jsonapi: Format = {
+  name: 'jsonapi',
+  mimeTypes: [JSONAPI_TYPE],
+  item: async (c) => {
+    const s = selectionOf(c);
+    const doc: Doc = { data: resourceObject(c, c.resource, c.item, mainFields(s, c.resource)) };
+    const more = await included(c, [c.item], s);
+    if (more.length > 0) doc.included = more;
+    return JSON.stringify(doc);
+  },
+  collection: async (c) => {
+    const s = selectionOf(c);
+    const links: Doc = { self: c.links.self };
+    if (c.links.first !== undefined) links.first = c.links.first;
+    if (c.links.last !== undefined) links.last = c.links.last;
+    if (c.links.previous !== undefined) links.prev = c.links.previous;
+    if (c.links.next !== undefined) links.next = c.links.next;
+    const meta: Doc = {};
+    if (c.page.totalItems !== undefined) meta.totalItems = c.page.totalItems;
+    if (c.itemsPerPage !== undefined) {
+      meta.itemsPerPage = c.itemsPerPage;
+      meta.currentPage = c.currentPage;
+    }
+    const doc: Doc = {
+      links,
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+      data: c.items.map((item) => resourceObject(c, c.resource, item, mainFields(s, c.resource))),
+    };
+    const more = await included(c, c.items, s);
+    if (more.length > 0) doc.included = more;
+    return JSON.stringify(doc);
+  },
+  entrypoint: (c) => JSON.stringify({
+    links: { self: `${c.base.baseUrl}${c.paths.entrypoint}`, ...c.collections },
+  }),
+  error: (c) => {
+    const status = c.parts.status;
+    if (isValidationError(c.error)) {
+      const resource = c.request.api?.resource;
+      const relations = new Set(resource?.metadata.properties.filter((p) => p.kind === 'relation').map((p) => p.name));
+      const errors = c.error.violations.map((v) => ({
+        detail: v.message,
+        source: {
+          pointer: v.propertyPath === '' ? 'data'
+            : `data/${relations.has(v.propertyPath) ? 'relationships' : 'attributes'}/${v.propertyPath}`,
+        },
+      }));
+      return { contentType: `${JSONAPI_TYPE}; charset=utf-8`, body: JSON.stringify({ errors }) };
+    }
+    const id = `${ERROR_PROBLEM_TYPE}/${status}`;
+    const error: Doc = { id, title: ERROR_TITLE, detail: c.parts.detail, status, type: id };
+    return { contentType: `${JSONAPI_TYPE}; charset=utf-8`, body: JSON.stringify({ errors: [error] }) };
+  },
+  decode: (body, c) => {
+    const doc = jsonObject(body);
+    const data = doc.data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      const what = 'Expected a JSON:API document: { "data": { "type", "attributes" } }.';
+      throw new HttpError('ERR_HTTP_BAD_REQUEST', what);
+    }
+    const { attributes = {}, relationships = {} } = data as { attributes?: unknown; relationships?: unknown };
+    if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)
+      || typeof relationships !== 'object' || relationships === null || Array.isArray(relationships)) {
+      throw new HttpError('ERR_HTTP_BAD_REQUEST', 'Expected "attributes" and "relationships" to be objects.');
+    }
+    const out: Record<string, unknown> = { ...(attributes as Doc) };
+    delete out._id;
+    for (const [name, link] of Object.entries(relationships as Doc)) {
+      const linked = (link as { data?: unknown } | null)?.data;
+      if (linked === null) { out[name] = null; continue; }
+      const ref = linked as { type?: unknown; id?: unknown };
+      if (typeof ref !== 'object' || typeof ref.id !== 'string') {
+        const what = `Expected relationships.${name}.data to be { "type", "id" } or null.`;
+        throw new HttpError('ERR_HTTP_BAD_REQUEST', what);
+      }
+      const property = c.resource.metadata.properties.find((p) => p.name === name);
+      const prefix = property?.relation === undefined ? undefined : c.paths.prefixes[property.relation];
+      // an id is an IRI (what the API writes) or the identifier alone ("1", as JSON:API clients send)
+      out[name] = prefix !== undefined && /^[1-9]\d{0,14}$/.test(ref.id) && idFromIri(ref.id, prefix) === null
+        ? `${c.base.baseUrl}${prefix}/${ref.id}` : ref.id;
+    }
+    return out;
+  },
+  docs: {
+    item: () => ({
+      type: 'object', properties: { data: { type: 'object' }, included: { type: 'array' } }, required: ['data'],
+    }),
+    collection: () => ({
+      type: 'object',
+      properties: {
+        links: { type: 'object' }, meta: { type: 'object' }, data: { type: 'array' }, included: { type: 'array' },
+      },
+      required: ['data'],
+    }),
+    input: () => ({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }),
+    patch: () => ({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }),
+  },
+};
