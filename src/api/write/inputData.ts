@@ -68,9 +68,29 @@ export const NUL_CHARACTER = 'nul_character';
  * cuts C strings at it, so it is refused before any store sees it, a 422 on every store.
  */
 function nulViolations(view: Readonly<Record<string, unknown>>, message: string): Violation[] {
-  return Object.entries(view)
-    .filter(([, v]) => typeof v === 'string' && v.includes('\u0000'))
-    .map(([name]) => ({ propertyPath: name, code: NUL_CHARACTER, message }));
+  const found: Violation[] = [];
+  for (const [name, v] of Object.entries(view)) {
+    const path = nulPath(v, name);
+    if (path !== undefined) found.push({ propertyPath: path, code: NUL_CHARACTER, message });
+  }
+  return found;
+}
+
+/**
+ * The path of the first string or key holding a NUL inside `value` (a json property's arrays and
+ * objects included: PostgreSQL's jsonb refuses `\u0000` anywhere), or undefined. The body's depth
+ * is bounded by the JSON parser (512 levels).
+ */
+function nulPath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const inner = `${path}.${key}`;
+    if (key.includes('\u0000')) return inner;
+    const found = nulPath(v, inner);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**
