@@ -21,7 +21,8 @@ export interface FormatContext {
    * @param into - an object whose keys come first (e.g. JSON-LD's `@id`, `@type`); a new one by default
    * @param resource - the item's resource (an included one's); the context's by default
    */
-  readonly normalize: (item: StoredItem, into?: Record<string, unknown>, resource?: Resource) => Record<string, unknown>;
+  readonly normalize: (item: StoredItem, into?: Record<string, unknown>, resource?: Resource) =>
+    Record<string, unknown>;
   /** The IRI of an item of the resource (`/api/books/3`, base URL included). */
   readonly iri: (item: StoredItem) => string;
   /** Appends a response header (e.g. the JSON format's `Link` to the other pages). */
