@@ -65,7 +65,9 @@ export class AdminApp {
   readonly readForm = createFormBodyReader(FORM_LIMIT);
 
   constructor(readonly options: ResolvedAdminOptions) {
-    this.admins = new Map(options.resources.map((r) => [r.shortName, adminResource(r, options.crud[r.shortName])]));
+    const metadata = new Map(options.resources.map((r) => [r.shortName, r.metadata]));
+    this.admins = new Map(options.resources.map((r) =>
+      [r.shortName, adminResource(r, options.crud[r.shortName], (name) => metadata.get(name))]));
     this.prefixes = Object.fromEntries(options.resources.map((r) => [r.shortName, r.routePrefix]));
     this.audit = new AuditLog(options.auditStore);
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   plural, snakeCase, type Resource, unwrapSchema, type OrderBy, type PropertyKind, type StoredItem,
+  isResolvedPath, propertyPath, type ResolvedPropertyPath, type ResourceMetadata,
 } from '../api';
 import type { AdminAction } from './AdminAction';
 import type { CrudOptions } from './CrudOptions';
@@ -75,8 +76,10 @@ export interface AdminResource {
   readonly detailColumns: readonly Column[];
   /** The form's fields, in order. */
   readonly formFields: readonly AdminField[];
-  /** Searched by `?query=` (case-insensitive, partial). */
+  /** Searched by `?query=` (case-insensitive, partial): property names, or paths (`author.name`). */
   readonly textFields: readonly string[];
+  /** The same, resolved: each wraps its condition in the relations it crosses. */
+  readonly searchPaths: readonly ResolvedPropertyPath[];
   /** `id` and the properties a column header sorts by. */
   readonly sortable: ReadonlySet<string>;
   /** The order when the URL gives none. */
@@ -117,8 +120,13 @@ function stepOf(kind: PropertyKind, type: FieldType, decimals: number | undefine
  * Reads a resource and its configuration for the back office.
  * @param resource - as `defineResource` returned it
  * @param crud - its configuration, checked by `checkCrud` (none: every default)
+ * @param resolve - a listed resource's metadata by short name (for `searchFields` paths such as
+ *   `author.name`, checked by `checkCrud`; a path that does not resolve is left out)
  */
-export function adminResource(resource: Resource, crud: CrudOptions = {}): AdminResource {
+export function adminResource(
+  resource: Resource, crud: CrudOptions = {},
+  resolve: (shortName: string) => ResourceMetadata | undefined = () => undefined,
+): AdminResource {
   const shape = resource.schema.shape as Record<string, z.ZodType>;
   const fields = resource.metadata.properties.map((p): AdminField => {
     const u = unwrapSchema(shape[p.name]);
@@ -158,6 +166,9 @@ export function adminResource(resource: Resource, crud: CrudOptions = {}): Admin
   const snake = plural(snakeCase(resource.shortName));
   const labelField = crud.labelProperty ?? shown.find((f) => f.kind === 'string')?.name;
   const singular = crud.entityLabelInSingular ?? resource.shortName;
+  const textFields = crud.searchFields
+    ?? shown.filter((f) => ['string', 'text', 'enum'].includes(f.kind)).map((f) => f.name);
+  const searchPaths = textFields.map((path) => propertyPath(resource.metadata, path, resolve)).filter(isResolvedPath);
   return Object.freeze({
     resource,
     shortName: resource.shortName,
@@ -170,8 +181,8 @@ export function adminResource(resource: Resource, crud: CrudOptions = {}): Admin
     indexColumns: Object.freeze(indexColumns),
     detailColumns: Object.freeze(crud.detail?.map(column) ?? indexColumns),
     formFields: Object.freeze((crud.form ?? fields.map((f) => f.name)).map((name) => byName.get(name)!)),
-    textFields: Object.freeze(crud.searchFields
-      ?? shown.filter((f) => ['string', 'text', 'enum'].includes(f.kind)).map((f) => f.name)),
+    textFields: Object.freeze(textFields),
+    searchPaths: Object.freeze(searchPaths),
     sortable: new Set(['id', ...shown.filter((f) => f.sortable).map((f) => f.name)]),
     defaultSort: Object.freeze(Object.entries(crud.defaultSort ?? {})
       .map(([property, direction]): OrderBy => ({ property, direction }))),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { KernelConfigError } from '../config/KernelConfigError';
 import { invalidOption, unknownOptionMessage } from '../config/optionError';
 import { integerFrom, nonEmptyString, optionsObject, wholeNumber } from '../config/optionSchemas';
-import type { Resource, PropertyMetadata } from '../api';
+import {
+  isResolvedPath, MAX_RELATIONS_CROSSED, propertyPath, type Resource, type PropertyMetadata, type ResourceMetadata,
+} from '../api';
 import { adminActionSchema } from './AdminAction';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPE_NAMES, FIELD_TYPES, type FieldType } from './fieldTypes';
 import { localizedTextSchema } from './localized';
@@ -67,7 +69,12 @@ export const crudOptionsSchema = optionsObject({
   detail: fieldList.optional(),
   /** The form's fields, in order. @default every property */
   form: fieldList.optional(),
-  /** The properties `?query=` searches (string, text and enum ones). @default every one of them */
+  /**
+   * The properties `?query=` searches (string, text and enum ones), a related item's too through
+   * its relation (`author.name`: a book is found by its author's name; at most 3 relations).
+   * @default every string, text and enum property of the resource's own
+   * @example ['title', 'author.name']
+   */
   searchFields: fieldList.optional(),
   /** The index's order when the URL gives none (EasyAdmin's `setDefaultSort`). @example { title: 'asc' } */
   defaultSort: z.record(z.string(), z.enum(['asc', 'desc'])).optional(),
@@ -120,17 +127,46 @@ function checkField(option: string, p: PropertyMetadata, f: FieldOptions): void 
 }
 
 /**
+ * The property at the end of a path through relations (`author.name`).
+ * @throws KernelConfigError naming the segment that does not resolve (did you mean, for a name)
+ */
+function relatedField(
+  option: string, resource: ResourceMetadata, path: string,
+  resolve: (shortName: string) => ResourceMetadata | undefined,
+): PropertyMetadata {
+  const found = propertyPath(resource, path, resolve);
+  if (isResolvedPath(found)) return found.property;
+  const { segment, resource: at } = found;
+  switch (found.problem) {
+    case 'unknown_property':
+      throw unknownName(option, `field of ${at.shortName}`, segment,
+        at.properties.filter((p) => !p.writeOnly).map((p) => p.name));
+    case 'not_a_relation':
+      throw invalidOption(option, `expected a relation before each dot; ${at.shortName}.${segment} is not one`, path);
+    case 'unknown_resource':
+      throw invalidOption(option, `${at.shortName}.${segment} leads to a resource the back office does not list`, path);
+    case 'too_deep':
+      throw invalidOption(option, `expected at most ${MAX_RELATIONS_CROSSED} relations in a path`, path);
+  }
+}
+
+/**
  * Checks a resource's configuration against the resource, after the schema's parse.
  * @param resource - the configured resource
  * @param crud - its parsed configuration
  * @param option - where it sits, e.g. `admin.crud.Book`
  * @throws KernelConfigError for a name that is not a property (with "did you mean"), a type
  *   that does not fit its property, an option of another type, a money field without currency,
- *   a list naming a field twice or a write-only field, a search field that is not text, a
- *   default sort on a field that does not sort, a label property that is not a string, or two
- *   actions of one name
+ *   a list naming a field twice or a write-only field, a search field that is not text (or a
+ *   path through relations that does not lead to one), a default sort on a field that does not
+ *   sort, a label property that is not a string, or two actions of one name
+ * @param resolve - a listed resource's metadata by short name (the targets of `searchFields`
+ *   paths such as `author.name`)
  */
-export function checkCrud(resource: Resource, crud: CrudOptions, option: string): void {
+export function checkCrud(
+  resource: Resource, crud: CrudOptions, option: string,
+  resolve: (shortName: string) => ResourceMetadata | undefined = () => undefined,
+): void {
   const byName = new Map(resource.metadata.properties.map((p) => [p.name, p]));
   const names = [...byName.keys()];
   const property = (path: string, name: string, withId = false): PropertyMetadata | undefined => {
@@ -155,7 +191,8 @@ export function checkCrud(resource: Resource, crud: CrudOptions, option: string)
     }
   }
   for (const [i, name] of (crud.searchFields ?? []).entries()) {
-    const p = property(`${option}.searchFields[${i}]`, name)!;
+    const p = name.includes('.') ? relatedField(`${option}.searchFields[${i}]`, resource.metadata, name, resolve)
+      : property(`${option}.searchFields[${i}]`, name)!;
     if (!['string', 'text', 'enum'].includes(p.kind) || p.writeOnly) {
       throw invalidOption(`${option}.searchFields[${i}]`, 'expected a string, text or enum field that is shown', name);
     }

@@ -45,7 +45,8 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
       const message = unknownOptionMessage(shortName, [...names]).replace('unknown option', 'not a listed resource');
       throw new KernelConfigError(`admin.crud.${shortName}`, message);
     }
-    checkCrud(resource, config, `admin.crud.${shortName}`);
+    checkCrud(resource, config, `admin.crud.${shortName}`,
+      (target) => o.resources.find((r) => r.shortName === target)?.metadata);
   }
   const first = o.resources[0];
   const auditStore = o.auditStore ?? (first.processor !== undefined

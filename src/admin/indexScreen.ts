@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import {
   InvalidQueryError, parseCollectionQuery, parseQueryString, type QueryPair, type FilterCondition, type OrderBy,
+  type ResolvedPropertyPath,
 } from '../api';
 import type { AdminApp, Choice } from './AdminApp';
-import { itemLabel, type AdminResource } from './AdminResource';
+import { itemLabel, type AdminField, type AdminResource } from './AdminResource';
 import { columnLabel, displayValue } from './display';
 import { isGranted } from '../security/SecurityState';
 import type { Translator } from './translations';
@@ -12,9 +13,9 @@ import { lastPage } from './lastPage';
 /**
  * The index screen (EasyAdmin's `index` action): a page of items in a table, sorted by a column
  * (`?sort=title&direction=desc`, shown with `aria-sort`), searched across the text fields
- * (`?query=`, case-insensitive, any of them), filtered by the resource's own filters (the API's
- * query parameters: `featured=true`, `price[gte]=10`...), paginated (`?page=`). A parameter the
- * screen cannot read is a 400 naming it.
+ * (`?query=`, case-insensitive, any of them, a related item's through its relation: `author.name`),
+ * filtered by the resource's own filters (the API's query parameters: `featured=true`,
+ * `price[gte]=10`...), paginated (`?page=`). A parameter the screen cannot read is a 400 naming it.
  * @module
  */
 
@@ -80,11 +81,12 @@ export function readQuery(app: AdminApp, admin: AdminResource, raw: string): Ind
   const filterQuery = filters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
   const parsed = parseCollectionQuery(filterQuery, admin.resource, { prefixes: app.prefixes, strict: true });
   const conditions: FilterCondition[] = [...parsed.conditions];
-  if (text !== '' && admin.textFields.length > 0) {
+  if (text !== '' && admin.searchPaths.length > 0) {
+    // any of the fields, a related one through its relation (a book by its author's name)
     conditions.push({
       type: 'any',
-      conditions: admin.textFields.map((property): FilterCondition => ({
-        type: 'search', property, strategy: 'partial', values: [text],
+      conditions: admin.searchPaths.map((path) => path.wrap({
+        type: 'search', property: path.property.name, strategy: 'partial', values: [text],
       })),
     });
   }
@@ -177,6 +179,23 @@ export async function listUrl(app: AdminApp, req: Request, admin: AdminResource,
 export function backOf(req: Request): string {
   const pairs = parseQueryString(req.kernel?.uri?.queryString ?? '');
   return pairs.find((p) => p.name === 'back')?.value ?? '';
+}
+
+/**
+ * A searched field's label: its own (`Title`), or, through relations, each relation's then the
+ * field's (`Author › Name`), as each resource's configuration labels them.
+ */
+function searchFieldLabel(
+  app: AdminApp, req: Request, admin: AdminResource, path: ResolvedPropertyPath, t: Translator,
+): string {
+  let owner: AdminResource | undefined = admin;
+  const labels: string[] = [];
+  for (const name of [...path.relations.map((r) => r.name), path.property.name]) {
+    const field: AdminField | undefined = owner?.fields.find((f) => f.name === name);
+    labels.push(field === undefined ? name : app.text(req, field.label));
+    owner = field?.relation === undefined ? undefined : app.admins.get(field.relation);
+  }
+  return labels.reduce((relation, field) => t('index.related_field', { relation, field }));
 }
 
 /** Rows per page: the resource's, else the back office's. */
@@ -293,8 +312,7 @@ export function indexScreen(app: AdminApp, admin: AdminResource) {
       query: q.text,
       sort: q.sort ?? '',
       direction: q.direction,
-      searchFields: admin.textFields.map((name) => app.text(req, admin.fields.find((f) => f.name === name)!.label))
-        .join(', '),
+      searchFields: admin.searchPaths.map((path) => searchFieldLabel(app, req, admin, path, t)).join(', '),
       filters,
       activeFilters: filters.filter((f) => f.value !== '').length,
       here,

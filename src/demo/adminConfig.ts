@@ -17,7 +17,7 @@ export const DEMO_CRUD: NonNullable<AdminOptions['crud']> = {
       featured: { label: { en: 'Featured', fr: 'En avant' } },
       author: { label: { en: 'Author', fr: 'Auteur' } },
     },
-    searchFields: ['title', 'isbn'],
+    searchFields: ['title', 'isbn', 'author.name'],
     actions: [{
       name: 'feature',
       label: { en: 'Feature', fr: 'Mettre en avant' },

@@ -11,7 +11,7 @@ import * as cheerio from 'cheerio';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { z } from 'zod';
-import { adminRoutes, auditLogMigration } from '../../src/admin';
+import { adminRoutes, auditLogMigration, type AdminOptions } from '../../src/admin';
 import {
   defineResource, MemoryState, RangeFilter, readOnly, relation, SearchFilter, text, writeOnly, type Resource,
   type StateProcessor, type StateProvider,
@@ -111,11 +111,14 @@ export function resources(provider: StateProvider, processor: StateProcessor): {
 }
 
 /** A kernel with the back office of {@link resources} on `store`, `alice` and `bob` its administrators. */
-export function ownKernel(store: OwnStore, options: { itemsPerPage?: number } = {}): {
+export function ownKernel(store: OwnStore, options: { itemsPerPage?: number; crud?: AdminOptions['crud'] } = {}): {
   kernel: Kernel; writer: Resource; novel: Resource;
 } {
   const { writer, novel } = resources(store.provider, store.processor);
-  const kernel = adminKernel(adminRoutes({ resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20 }));
+  const kernel = adminKernel(adminRoutes({
+    resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20,
+    ...(options.crud !== undefined ? { crud: options.crud } : {}),
+  }));
   return { kernel, writer, novel };
 }
 

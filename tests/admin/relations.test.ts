@@ -2,7 +2,8 @@
  * Relations in the back office, on resources of the tests' own (`Writer`, `Novel`), over HTTP,
  * on a MemoryState, a SQLite file and a PostgreSQL database: a writer's detail page lists their
  * novels with a link to the index filtered to them, and deleting a writer who has novels is
- * refused with the count and that link. Pages are read with an HTML parser (cheerio).
+ * refused with the count and that link; the index's search finds novels by their writer's name
+ * (`searchFields: ['title', 'writer.fullName']`). Pages are read with an HTML parser (cheerio).
  */
 import type TestAgent from 'supertest/lib/agent';
 import type { Resource } from '../../src/api';
@@ -27,7 +28,7 @@ describe.each(STORES)('relations on %s', (_name, open) => {
 
   beforeEach(async () => {
     store = await open();
-    ({ kernel, writer, novel } = ownKernel(store));
+    ({ kernel, writer, novel } = ownKernel(store, { crud: { Novel: { searchFields: ['title', 'writer.fullName'] } } }));
     alice = await signedIn(kernel, 'alice');
     for (const fullName of ['Octavia Butler', 'Nobody Yet']) {
       await writer.processor!.create(writer.metadata, { fullName, bornOn: null, passphrase: null });
@@ -56,6 +57,22 @@ describe.each(STORES)('relations on %s', (_name, open) => {
     // a writer without novels has no such section
     const none = parse((await alice.get('/admin/writers/2').expect(200)).text);
     expect(none('ul.related')).toHaveLength(0);
+  });
+
+  test('searching a writer\'s name finds their novels (searchFields: writer.fullName), in the list and its CSV', async () => {
+    const $ = parse((await alice.get('/admin/novels?query=BUTLER').expect(200)).text);
+    expect(textOf($('caption'))).toBe('11 items');
+    expect(textOf($('label[for="query"]'))).toBe('Search in Title, Writer › Full name');
+    // the novel's own title is still searched, beside the writer's name (any of them)
+    const own = parse((await alice.get('/admin/novels?query=novel%2012').expect(200)).text);
+    expect(tableRows(own, 'table').map((cells) => cells[2])).toEqual(['Novel 12']);
+    // a writer without novels, and a novel without writer, are found by none of the other's
+    expect(textOf(parse((await alice.get('/admin/novels?query=nobody').expect(200)).text)('main p.empty')))
+      .toBe('Nothing found.');
+    const csv = await alice.get('/admin/novels/export.csv?query=octavia').expect(200);
+    expect(csv.text.trim().split(/\r?\n/)).toHaveLength(1 + 11);
+    const fr = parse((await alice.get('/admin/novels?query=butler').set('Accept-Language', 'fr').expect(200)).text);
+    expect(textOf(fr('label[for="query"]'))).toBe('Rechercher dans Title, Writer › Full name');
   });
 
   test('deleting a writer who has novels is refused with their count and a link to them', async () => {
