@@ -6,12 +6,12 @@
  */
 import request from 'supertest';
 import {
-  apiRoutes, defineResource, Delete, FormatRegistry, Get, GetCollection, Post, Put, type Format,
+  Delete, FormatRegistry, Get, GetCollection, Post, Put, type Format,
 } from '../../../src/api';
 import { HttpError } from '../../../src/http/errors';
-import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
-import { authorSchema, bookSchema, type DemoStore } from '../../../src/demo/resources';
-import { describeOnEveryStore, type OpenedDemoStore } from '../http/demoOnEveryStore';
+import type { Kernel } from '../../../src/kernel/createKernel';
+import { describeOnEveryStore } from '../http/demoOnEveryStore';
+import { booksApiPerTest } from './booksApi';
 
 const TEXT = 'text/plain';
 
@@ -42,27 +42,13 @@ const text: Format = {
   },
 };
 
-function apiOn(store: DemoStore): Kernel {
-  const author = defineResource({ shortName: 'Author', schema: authorSchema, provider: store.provider, operations: [Get()] });
-  const book = defineResource({
-    shortName: 'Book', schema: bookSchema, provider: store.provider, processor: store.processor,
-    operations: [GetCollection(), Get(), Post(), Put(), Delete()],
-  });
-  const formats = new FormatRegistry().register(text);
-  return createKernel({ routes: apiRoutes({ resources: [book, author], formats }), debug: false });
-}
-
 describeOnEveryStore('a format registered from a test file', (open) => {
-  let opened: OpenedDemoStore;
-  let kernel: Kernel;
-  beforeEach(async () => {
-    opened = await open();
-    kernel = apiOn(opened.store);
-  });
-  afterEach(() => opened.close());
+  const operations = [GetCollection(), Get(), Post(), Put(), Delete()];
+  const api = booksApiPerTest(open, operations, new FormatRegistry().register(text));
+  const kernel = (): Kernel => api.kernel();
 
   test('an item in it, with its Content-Type and Vary: Accept', async () => {
-    const res = await request(kernel).get('/api/books/1').set('Accept', TEXT);
+    const res = await request(kernel()).get('/api/books/1').set('Accept', TEXT);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers.vary).toContain('Accept');
@@ -71,42 +57,42 @@ describeOnEveryStore('a format registered from a test file', (open) => {
   });
 
   test('a collection in it: the page\'s items and the count', async () => {
-    const res = await request(kernel).get('/api/books?order[id]=asc').set('Accept', TEXT);
+    const res = await request(kernel()).get('/api/books?order[id]=asc').set('Accept', TEXT);
     expect(res.status).toBe(200);
     expect(res.text.split('\n\n')[0]).toBe('total: 3');
     expect(res.text.match(/^title: .*$/gm)).toEqual(['title: Dune', 'title: Hyperion', 'title: Solaris']);
   });
 
   test('errors in it: a 404 and a 422 as its error encoder writes them', async () => {
-    const missing = await request(kernel).get('/api/books/999').set('Accept', TEXT);
+    const missing = await request(kernel()).get('/api/books/999').set('Accept', TEXT);
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(missing.text).toBe('error 404: Not Found: no Book has the id "999".\n');
-    const invalid = await request(kernel).post('/api/books').set('Content-Type', TEXT).set('Accept', TEXT)
+    const invalid = await request(kernel()).post('/api/books').set('Content-Type', TEXT).set('Accept', TEXT)
       .send('title: \n');
     expect(invalid.status).toBe(422);
     expect(invalid.text).toMatch(/^error 422: title: /);
   });
 
   test('a body in it is read by its decoder: 201, and the book is stored', async () => {
-    const res = await request(kernel).post('/api/books').set('Content-Type', TEXT).set('Accept', 'application/json')
+    const res = await request(kernel()).post('/api/books').set('Content-Type', TEXT).set('Accept', 'application/json')
       .send('title: Ubik\nprice: 9.5\nauthor: /api/authors/2\n');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Ubik', price: 9.5, author: '/api/authors/2' });
-    const stored = await request(kernel).get(String(res.headers.location)).set('Accept', TEXT);
+    const stored = await request(kernel()).get(String(res.headers.location)).set('Accept', TEXT);
     expect(stored.text).toContain('title: Ubik\n');
   });
 
   test('the other formats still answer, and the 406 lists the new type', async () => {
-    expect((await request(kernel).get('/api/books/1')).headers['content-type']).toBe('application/ld+json; charset=utf-8');
-    const refused = await request(kernel).get('/api/books/1').set('Accept', 'image/png');
+    expect((await request(kernel()).get('/api/books/1')).headers['content-type']).toBe('application/ld+json; charset=utf-8');
+    const refused = await request(kernel()).get('/api/books/1').set('Accept', 'image/png');
     expect(refused.status).toBe(406);
     expect(refused.body.detail).toContain('text/plain');
   });
 
   test('the OpenAPI document lists it for responses and request bodies', async () => {
     type Operation = { responses: Record<string, { content?: object }>; requestBody?: { content: object } };
-    const doc = (await request(kernel).get('/api/docs.json')).body as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await request(kernel()).get('/api/docs.json')).body as { paths: Record<string, Record<string, Operation>> };
     expect(Object.keys(doc.paths['/books'].get.responses['200'].content!)).toEqual([
       'application/ld+json', 'application/hal+json', 'application/json', TEXT,
     ]);

@@ -4,33 +4,17 @@
  * collections with links and meta, bodies in, errors as JSON:API error objects.
  */
 import request from 'supertest';
-import { apiRoutes, defineResource, Get, GetCollection, Post } from '../../../src/api';
-import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
-import { authorSchema, bookSchema, type DemoStore } from '../../../src/demo/resources';
-import { describeOnEveryStore, type OpenedDemoStore } from '../http/demoOnEveryStore';
+import { Get, GetCollection, Post } from '../../../src/api';
+import type { Kernel } from '../../../src/kernel/createKernel';
+import { describeOnEveryStore } from '../http/demoOnEveryStore';
+import { booksApiPerTest } from './booksApi';
 
 const JSONAPI = 'application/vnd.api+json';
 
-function apiOn(store: DemoStore): Kernel {
-  const author = defineResource({ shortName: 'Author', schema: authorSchema, provider: store.provider, operations: [Get()] });
-  const book = defineResource({
-    shortName: 'Book', schema: bookSchema, provider: store.provider, processor: store.processor,
-    operations: [GetCollection(), Get(), Post()],
-  });
-  return createKernel({
-    routes: apiRoutes({ resources: [book, author], formats: ['jsonld', 'json', 'jsonapi'] }), debug: false,
-  });
-}
-
 describeOnEveryStore('JSON:API', (open) => {
-  let opened: OpenedDemoStore;
-  let kernel: Kernel;
-  beforeEach(async () => {
-    opened = await open();
-    kernel = apiOn(opened.store);
-  });
-  afterEach(() => opened.close());
-  const get = (url: string) => request(kernel).get(url).set('Accept', JSONAPI);
+  const api = booksApiPerTest(open, [GetCollection(), Get(), Post()], ['jsonld', 'json', 'jsonapi']);
+  const kernel = (): Kernel => api.kernel();
+  const get = (url: string) => request(kernel()).get(url).set('Accept', JSONAPI);
 
   test('an item: id its IRI, type, attributes with _id, the author a relationship', async () => {
     const res = await get('/api/books/1');
@@ -58,7 +42,7 @@ describeOnEveryStore('JSON:API', (open) => {
   });
 
   test('a POST body { data: { attributes, relationships } } creates the book', async () => {
-    const res = await request(kernel).post('/api/books').set('Content-Type', JSONAPI).set('Accept', JSONAPI)
+    const res = await request(kernel()).post('/api/books').set('Content-Type', JSONAPI).set('Accept', JSONAPI)
       .send(JSON.stringify({ data: { type: 'Book', attributes: { title: 'Ubik' },
         relationships: { author: { data: { type: 'Author', id: '/api/authors/2' } } } } }));
     expect(res.status).toBe(201);
@@ -71,7 +55,7 @@ describeOnEveryStore('JSON:API', (open) => {
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('application/vnd.api+json; charset=utf-8');
     expect(missing.body.errors[0]).toMatchObject({ status: 404, title: 'An error occurred' });
-    const invalid = await request(kernel).post('/api/books').set('Content-Type', JSONAPI).set('Accept', JSONAPI)
+    const invalid = await request(kernel()).post('/api/books').set('Content-Type', JSONAPI).set('Accept', JSONAPI)
       .send(JSON.stringify({ data: { type: 'Book', attributes: { title: '' } } }));
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors).toEqual([expect.objectContaining({ source: { pointer: 'data/attributes/title' } })]);
