@@ -208,6 +208,8 @@ export class AdminApp {
       for (const item of items) {
         const id = item.data[field.name];
         if (typeof id === 'number') ids.add(id);
+        // a to-many relation (read-only here): each of its ids
+        else if (Array.isArray(id)) for (const each of id as unknown[]) if (typeof each === 'number') ids.add(each);
       }
       wanted.set(target, ids);
     }

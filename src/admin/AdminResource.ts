@@ -144,8 +144,9 @@ export function adminResource(
       type,
       input: FIELD_TYPES[type].input,
       required: !u.optional && !u.nullable && p.kind !== 'boolean',
-      // the back office has no control for an array or object yet: it shows the JSON, read-only
-      readOnly: p.readOnly || p.kind === 'json',
+      // the back office has no control for an array or object, nor for a list of items, yet: it shows
+      // a json or to-many value, read-only
+      readOnly: p.readOnly || p.kind === 'json' || p.kind === 'relations',
       writeOnly: p.writeOnly,
       ...(help !== undefined ? { help } : {}),
       ...(step !== undefined ? { step } : {}),

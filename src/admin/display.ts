@@ -58,6 +58,12 @@ export function displayValue(field: AdminField, value: unknown, c: DisplayContex
     case 'boolean':
       return { text: value === true ? c.t('value.yes') : c.t('value.no') };
     case 'association': {
+      if (Array.isArray(value) && field.relation !== undefined) {
+        const target = field.relation;
+        // a to-many relation, read-only: the related items' labels, comma-separated
+        const names = (value as unknown[]).map((id) => c.labels.get(`${target}:${String(id)}`) ?? `#${String(id)}`);
+        return { text: names.length === 0 ? c.t('value.empty') : names.join(', ') };
+      }
       if (typeof value !== 'number' || field.relation === undefined) break;
       const url = c.relatedUrl(field.relation, value);
       const text = c.labels.get(`${field.relation}:${value}`) ?? `#${value}`;

@@ -36,7 +36,7 @@ export const FIELD_TYPES: Readonly<Record<FieldType, FieldTypeSpec>> = Object.fr
   choice: { kinds: ['string', 'enum'], input: 'select' },
   date: { kinds: ['date'], input: 'date' },
   datetime: { kinds: ['datetime'], input: 'datetime-local' },
-  association: { kinds: ['relation'], input: 'select' },
+  association: { kinds: ['relation', 'relations'], input: 'select' },
 });
 
 /** The names of the field types, for messages. */
@@ -45,6 +45,6 @@ export const FIELD_TYPE_NAMES = Object.freeze(Object.keys(FIELD_TYPES) as FieldT
 /** The type a property gets when the configuration names none (its zod kind decides). */
 export const DEFAULT_FIELD_TYPE: Readonly<Record<PropertyKind, FieldType>> = Object.freeze({
   string: 'text', text: 'textarea', integer: 'number', number: 'number', boolean: 'boolean',
-  date: 'date', datetime: 'datetime', enum: 'choice', relation: 'association',
+  date: 'date', datetime: 'datetime', enum: 'choice', relation: 'association', relations: 'association',
   json: 'textarea', // shown, never edited: AdminResource makes a json field read-only
 });

@@ -115,7 +115,10 @@ function validate(
 ): { data: Record<string, unknown> } | { violations: readonly Violation[] } {
   try {
     const object = formObject(admin, body, app.prefixes, current?.data ?? null);
-    return { data: toStoredData(admin.resource, object, app.prefixes, '', req.locale) };
+    const data = toStoredData(admin.resource, object, app.prefixes, '', req.locale);
+    // a to-many relation is read-only here: left out, the store keeps its links
+    for (const f of admin.fields) if (f.kind === 'relations') delete data[f.name];
+    return { data };
   } catch (e) {
     if (isValidationError(e)) return { violations: e.violations };
     throw e;

@@ -4,7 +4,9 @@
  * is to Symfony what this is to the kernel.
  * @module
  */
-export { relation, readOnly, writeOnly, text, RELATION_META, type PropertyMeta } from './schema/relation';
+export {
+  relation, toMany, readOnly, writeOnly, text, RELATION_META, MANY_META, type PropertyMeta,
+} from './schema/relation';
 export { unwrapSchema, type UnwrappedSchema } from './schema/metadata';
 export {
   GetCollection, Get, Post, Put, Patch, Delete, OPERATION_METHODS, ITEM_KINDS,

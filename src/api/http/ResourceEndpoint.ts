@@ -9,7 +9,7 @@ import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiC
 import type { ApiFormats } from '../format/apiFormats';
 import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
-import { itemIri } from '../serializer/iri';
+import { idFromIri, itemIri } from '../serializer/iri';
 import { normalizeItem } from '../serializer/normalize';
 import { pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem } from '../state/types';
@@ -362,7 +362,7 @@ export class ResourceEndpoint {
       try {
         result = await operation.processor!.process(data, operation, variables, context);
       } catch (error) {
-        if (error instanceof RelationNotFoundError) throw itemNotFoundForIri(object[error.property]);
+        if (error instanceof RelationNotFoundError) throw itemNotFoundForIri(this.sentIri(req, object, error));
         const current = error instanceof PreconditionFailedError ? error.current : undefined;
         if (current === undefined || previous === undefined || strict) throw error;
         if (attempt >= WRITE_ATTEMPTS) {
@@ -379,6 +379,17 @@ export class ResourceEndpoint {
       await this.httpCache?.invalidate(req, this.resource, previous ?? null, written);
       return await this.answer(req, res, format, operation, written);
     }
+  }
+
+  /** The IRI the client sent for the related item a store did not find (one of a to-many relation's). */
+  private sentIri(req: Request, object: Record<string, unknown>, error: RelationNotFoundError): unknown {
+    const sent = object[error.property];
+    if (!Array.isArray(sent)) return sent;
+    const target = this.resource.metadata.properties.find((p) => p.name === error.property)?.relation ?? '';
+    const prefix = this.paths.prefixes[target] ?? '';
+    const baseUrl = requestBase(req).baseUrl;
+    return (sent as unknown[]).find((iri) => typeof iri === 'string' && idFromIri(iri, prefix, baseUrl) === error.id)
+      ?? sent.join(', ');
   }
 
   /**

@@ -9,6 +9,7 @@ import { ENUM_KIND } from './kinds/enum';
 import { JSON_KIND } from './kinds/json';
 import { INTEGER_KIND, NUMBER_KIND } from './kinds/number';
 import { RELATION_KIND } from './kinds/relation';
+import { RELATIONS_KIND } from './kinds/relations';
 import { STRING_KIND, TEXT_KIND } from './kinds/string';
 
 /**
@@ -30,6 +31,7 @@ const DEFINITIONS: { readonly [K in PropertyKind]: PropertyKindDefinition<K> } =
   boolean: BOOLEAN_KIND,
   enum: ENUM_KIND,
   relation: RELATION_KIND,
+  relations: RELATIONS_KIND,
   json: JSON_KIND,
 });
 

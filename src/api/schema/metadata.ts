@@ -73,7 +73,8 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
     properties.push(Object.freeze({
       name,
       ...kind,
-      nullable: u.nullable || u.optional,
+      // a to-many relation is never null: none is []
+      nullable: kind.kind !== 'relations' && (u.nullable || u.optional),
       readOnly: u.readOnly,
       writeOnly: u.writeOnly,
       ...(typeof u.meta.description === 'string' ? { description: u.meta.description } : {}),

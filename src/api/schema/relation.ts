@@ -8,6 +8,8 @@ import { z } from 'zod';
  *
  * - `relation('Author')`: the property holds an IRI of an `Author` item (`"/api/authors/3"`); the
  *   store keeps the target's id. Add `.nullable()` for an optional relation.
+ * - `toMany('Tag')`: a to-many relation, an array of IRIs of `Tag` items (API Platform's
+ *   `relatedDummies`: IRIs in, IRIs out); the store keeps the targets' ids (a join table in SQL).
  * - `readOnly(z.number())` or `z.number().readonly()`: sent to clients, never accepted from them
  *   (API Platform `#[ApiProperty(writable: false)]`); a client sending it is ignored, as
  *   API Platform ignores unwritable attributes.
@@ -18,10 +20,15 @@ import { z } from 'zod';
 /** The metadata key naming a relation's target resource (its short name). */
 export const RELATION_META = 'relation';
 
-/** What {@link relationTarget} and the metadata reader find in a property's zod metadata. */
+/** The metadata key marking a relation as to-many (see {@link toMany}). */
+export const MANY_META = 'many';
+
+/** What the metadata reader finds in a property's zod metadata. */
 export interface PropertyMeta {
   /** The target resource's short name, for a relation. */
   readonly relation?: string;
+  /** True for a to-many relation ({@link toMany}). */
+  readonly many?: boolean;
   readonly readOnly?: boolean;
   readonly writeOnly?: boolean;
   /** `text`: a long string (a `text` column, a textarea in forms). */
@@ -38,6 +45,22 @@ export interface PropertyMeta {
  */
 export function relation(target: string): z.ZodString {
   return z.string().meta({ [RELATION_META]: target, format: 'iri-reference' });
+}
+
+/**
+ * A to-many relation (API Platform: a property typed `Collection<RelatedDummy>`, e.g.
+ * `relatedDummies`): an array of the target items' IRIs, in and out (`["/api/tags/1",
+ * "/api/tags/4"]`), never null; absent on a POST or PUT, it is `[]`. The stores keep the targets'
+ * ids, distinct and in ascending order (the SQL store in a join table, see `joinTables.ts`);
+ * deleting an item removes its own links, deleting a target still linked is refused (409), as for
+ * a to-one relation.
+ * @param target - the target resource's short name, e.g. `'Tag'`
+ * @returns an array of IRI strings, `[]` by default, carrying `{ relation: target, many: true }`
+ * @example tags: toMany('Tag')
+ */
+export function toMany(target: string): z.ZodDefault<z.ZodArray<z.ZodString>> {
+  return z.array(z.string().meta({ format: 'iri-reference' }))
+    .meta({ [RELATION_META]: target, [MANY_META]: true }).default([]);
 }
 
 /**

@@ -18,12 +18,13 @@ export function itemHal(
   resource: Resource, normalized: Record<string, unknown>, base: RequestBase,
 ): Record<string, unknown> {
   const self = itemIri(resource.routePrefix, normalized.id as number, base.baseUrl);
-  const links: Record<string, Href> = { self: { href: self } };
+  const links: Record<string, Href | Href[]> = { self: { href: self } };
   const out: Record<string, unknown> = { _links: links };
   const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
   for (const [k, v] of Object.entries(normalized)) {
     if (relations.has(k)) {
       if (typeof v === 'string') links[k] = { href: v };
+      else if (Array.isArray(v)) links[k] = (v as unknown[]).map((href) => ({ href: String(href) })); // to-many
     } else {
       out[k] = v;
     }

@@ -5,7 +5,8 @@ import type {
   AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProvider,
   StoredItem, WriteOutcome,
 } from '../state/types';
-import { itemOf, rowOf, VERSION_COLUMN } from './columns';
+import { hasColumn, itemOf, rowOf, VERSION_COLUMN } from './columns';
+import { attachLinks, missingTarget, SOURCE_COLUMN, TARGET_COLUMN, writeLinks } from './joinTables';
 import { orderOf, whereOf, type CaseFolding } from './conditions';
 import { readForeignKeys, type ForeignKey } from './foreignKeys';
 import { statementContext, type SqlFlavour } from './LoggedDialect';
@@ -139,6 +140,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
           [limit, offset],
         ));
       const items = rows.slice(0, query.itemsPerPage).map((r) => itemOf(resource, r));
+      await attachLinks(this.db, resource, items);
       if (query.partial) return { items, hasNextPage: rows.length > query.itemsPerPage };
       // a short page that is not past the end tells the total without counting
       let totalItems = offset + items.length;
@@ -165,12 +167,12 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
   ): Promise<WriteOutcome> {
     return this.write(resource, context, 'save', async (trx) => {
       const missing = await this.missingRelation(trx, resource, data);
-      if (missing !== undefined) return { status: 'invalid_relation', property: missing };
+      if (missing !== undefined) return { status: 'invalid_relation', ...missing };
       const row = await trx.insertInto(resource.table)
         .values({ ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: 1 })
         .returning(this.columnNames(resource))
         .executeTakeFirstOrThrow() as Record<string, unknown>;
-      return { status: 'ok', item: itemOf(resource, row) };
+      return { status: 'ok', item: await this.withLinks(trx, resource, itemOf(resource, row), data) };
     });
   }
 
@@ -186,13 +188,15 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       if (current === null) return { status: 'not_found' };
       if (expectedVersion !== undefined && current.version !== expectedVersion) return { status: 'conflict', current };
       const missing = await this.missingRelation(trx, resource, data);
-      if (missing !== undefined) return { status: 'invalid_relation', property: missing };
+      if (missing !== undefined) return { status: 'invalid_relation', ...missing };
       let update = trx.updateTable(resource.table)
         .set({ ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: sql`${sql.ref(VERSION_COLUMN)} + 1` })
         .where('id', '=', id);
       if (expectedVersion !== undefined) update = update.where(VERSION_COLUMN, '=', expectedVersion);
       const row = await update.returning(this.columnNames(resource)).executeTakeFirst() as Record<string, unknown>;
-      if (row !== undefined) return { status: 'ok', item: itemOf(resource, row) };
+      if (row !== undefined) {
+        return { status: 'ok', item: await this.withLinks(trx, resource, itemOf(resource, row), data) };
+      }
       return this.lostRace(trx, resource, id);
     });
   }
@@ -204,10 +208,15 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       const current = await this.find(trx, resource, id);
       if (current === null) return { status: 'not_found' };
       if (expectedVersion !== undefined && current.version !== expectedVersion) return { status: 'conflict', current };
-      for (const key of (await this.keys(trx)).filter((k) => k.toTable === resource.table)) {
-        const refers = await trx.selectFrom(key.fromTable).select(sql.lit(1).as('one'))
-          .where(key.fromColumn, '=', id).limit(1).executeTakeFirst();
-        if (refers !== undefined) return { status: 'referenced', by: key.fromTable };
+      const keys = await this.keys(trx);
+      // rows that go with the item (its own to-many links, ON DELETE CASCADE) do not keep it
+      for (const key of keys.filter((k) => k.toTable === resource.table && !k.cascade)) {
+        let refers = trx.selectFrom(key.fromTable).select(sql.lit(1).as('one')).where(key.fromColumn, '=', id);
+        const ownLinks = key.fromColumn === TARGET_COLUMN && keys.some((k) => k.fromTable === key.fromTable
+          && k.fromColumn === SOURCE_COLUMN && k.toTable === resource.table && k.cascade);
+        if (ownLinks) refers = refers.where(SOURCE_COLUMN, '<>', id); // an item linked to itself
+        const found = await refers.limit(1).executeTakeFirst();
+        if (found !== undefined) return { status: 'referenced', by: key.fromTable };
       }
       let removal = trx.deleteFrom(resource.table).where('id', '=', id);
       if (expectedVersion !== undefined) removal = removal.where(VERSION_COLUMN, '=', expectedVersion);
@@ -225,18 +234,33 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
     return current === null ? { status: 'not_found' } : { status: 'conflict', current };
   }
 
-  /** The first relation property whose id names no row of its target table, checked in `trx`. */
+  /** The item with its to-many links: those just written (`writeLinks`), then read back. */
+  private async withLinks(
+    trx: SqlDatabase, resource: ResourceMetadata, item: StoredItem, data: Readonly<Record<string, unknown>>,
+  ): Promise<StoredItem> {
+    await writeLinks(trx, resource, item.id, data);
+    await attachLinks(trx, resource, [item]);
+    return item;
+  }
+
+  /**
+   * The first relation property whose id (to-one) or one of whose ids (to-many) names no row of
+   * its target table, checked in `trx`.
+   */
   private async missingRelation(
     trx: SqlDatabase, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
-  ): Promise<string | undefined> {
+  ): Promise<{ property: string; id?: number } | undefined> {
     const keys = await this.keys(trx);
+    const toMany = await missingTarget(trx, resource, data,
+      (joinTable) => keys.find((k) => k.fromTable === joinTable && k.fromColumn === TARGET_COLUMN)?.toTable);
+    if (toMany !== undefined) return toMany;
     for (const property of resource.properties) {
       const value = data[property.name];
       if (property.kind !== 'relation' || value === null || value === undefined) continue;
       const key = keys.find((k) => k.fromTable === resource.table && k.fromColumn === property.name);
       if (key === undefined) continue;
       const found = await trx.selectFrom(key.toTable).select('id').where('id', '=', value).executeTakeFirst();
-      if (found === undefined) return property.name;
+      if (found === undefined) return { property: property.name };
     }
     return undefined;
   }
@@ -253,7 +277,10 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
     const text = this.compiled(resource, 'find', () => sql`select ${this.columns(resource)}
       from ${sql.table(resource.table)} where ${sql.ref('id')} = ${id}`.compile(db).sql);
     const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
-    return rows.length === 0 ? null : itemOf(resource, rows[0]);
+    if (rows.length === 0) return null;
+    const item = itemOf(resource, rows[0]);
+    await attachLinks(db, resource, [item]);
+    return item;
   }
 
   /**
@@ -276,7 +303,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
   }
 
   private columnNames(resource: ResourceMetadata): string[] {
-    return ['id', VERSION_COLUMN, ...resource.properties.map((p) => p.name)];
+    return ['id', VERSION_COLUMN, ...resource.properties.filter(hasColumn).map((p) => p.name)];
   }
 
   private columns(resource: ResourceMetadata): ReturnType<typeof sql.join> {
@@ -300,7 +327,8 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
         if (!isForeignKeyViolation(e)) throw e;
         if (kind === 'delete') return { status: 'referenced', by: referencingTable(e) ?? 'another resource' } as T;
         const column = violatingColumn(e);
-        const relation = resource.properties.find((p) => p.kind === 'relation' && (column ?? p.name) === p.name);
+        const relation = resource.properties.find((p) => (p.kind === 'relation' && (column ?? p.name) === p.name)
+          || (p.kind === 'relations' && column === TARGET_COLUMN));
         return { status: 'invalid_relation', property: relation?.name ?? column ?? 'unknown' } as T;
       }
     });

@@ -34,18 +34,26 @@ function fromColumn(property: PropertyMetadata, value: unknown): unknown {
   return kindDefinition(property.kind).sql.fromColumn(value);
 }
 
-/** The row values of an item's properties, by column name. */
+/** Whether a property has a column of its own (a to-many relation lives in a join table: `joinTables.ts`). */
+export function hasColumn(property: PropertyMetadata): boolean {
+  return property.kind !== 'relations';
+}
+
+/** The row values of an item's properties, by column name (to-many relations left out). */
 export function rowOf(
   resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, flavour: SqlFlavour,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const p of resource.properties) row[p.name] = toColumn(p, data[p.name], flavour);
+  for (const p of resource.properties) if (hasColumn(p)) row[p.name] = toColumn(p, data[p.name], flavour);
   return row;
 }
 
-/** A stored row (`id`, `version` and a column per property) as the contract's item. */
+/**
+ * A stored row (`id`, `version` and a column per property) as the contract's item; a to-many
+ * relation's ids are added by `attachLinks`.
+ */
 export function itemOf(resource: ResourceMetadata, row: Readonly<Record<string, unknown>>): StoredItem {
   const data: Record<string, unknown> = {};
-  for (const p of resource.properties) data[p.name] = fromColumn(p, row[p.name]);
+  for (const p of resource.properties) if (hasColumn(p)) data[p.name] = fromColumn(p, row[p.name]);
   return { id: Number(row.id), version: Number(row[VERSION_COLUMN]), data };
 }

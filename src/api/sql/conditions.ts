@@ -4,6 +4,7 @@ import type {
   FilterCondition, OrderBy, PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy,
 } from '../state/types';
 import { toColumn } from './columns';
+import { joinTableOf, SOURCE_COLUMN, TARGET_COLUMN } from './joinTables';
 import type { SqlFlavour } from './LoggedDialect';
 
 /**
@@ -92,6 +93,7 @@ export function predicateOf(
   if (property === undefined) {
     throw new Error(`${resource.shortName} has no property "${condition.property}" to filter on`);
   }
+  if (property.kind === 'relations') return linkPredicate(resource, property, condition, rules);
   const column = sql.ref(property.name);
   switch (condition.type) {
     case 'related': {
@@ -125,6 +127,36 @@ export function predicateOf(
     case 'exists':
       return condition.value ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
   }
+}
+
+/**
+ * A condition on a to-many relation, through its join table: `exact` is `id in (select source_id
+ * … where target_id in (…))`, the items linked to any of the ids; `exists` whether the item has a
+ * link at all; `related` (`tags.name`) whether one of the linked items satisfies the inner condition.
+ * @throws Error for another condition (the API layer allows only these two)
+ */
+function linkPredicate(
+  resource: ResourceMetadata, property: PropertyMetadata, condition: Exclude<FilterCondition, { type: 'any' }>,
+  rules: ConditionCompiler,
+): RawBuilder<SqlBool> {
+  const join = sql.table(joinTableOf(resource, property));
+  const id = sql.ref(`${resource.table}.id`);
+  if (condition.type === 'search' && condition.strategy === 'exact') {
+    if (condition.values.length === 0) return sql<SqlBool>`1 = 0`;
+    return sql<SqlBool>`${id} in (select ${sql.ref(SOURCE_COLUMN)} from ${join}
+      where ${sql.ref(TARGET_COLUMN)} in (${sql.join(condition.values)}))`;
+  }
+  if (condition.type === 'related') {
+    // linked to at least one target item that satisfies the inner condition
+    return sql<SqlBool>`${id} in (select ${sql.ref(SOURCE_COLUMN)} from ${join}
+      where ${sql.ref(TARGET_COLUMN)} in (select ${sql.ref('id')} from ${sql.table(condition.target.table)}
+      where ${predicateOf(condition.target, condition.condition, rules)}))`;
+  }
+  if (condition.type === 'exists') {
+    const linked = sql<SqlBool>`exists (select 1 from ${join} where ${sql.ref(SOURCE_COLUMN)} = ${id})`;
+    return condition.value ? linked : sql<SqlBool>`not ${linked}`;
+  }
+  throw new Error(`${resource.shortName}.${property.name} is a to-many relation: only exact and exists apply`);
 }
 
 /** Every condition joined with `and` (`1 = 1` for none). */

@@ -6,6 +6,8 @@ export interface ForeignKey {
   readonly fromTable: string;
   readonly fromColumn: string;
   readonly toTable: string;
+  /** `ON DELETE CASCADE`: the referring rows go with the row (a join table's `source_id`). */
+  readonly cascade: boolean;
 }
 
 /**
@@ -17,13 +19,14 @@ export interface ForeignKey {
  */
 export async function readForeignKeys(db: Kysely<unknown>, flavour: SqlFlavour): Promise<ForeignKey[]> {
   if (flavour === 'sqlite') {
-    const { rows } = await sql<ForeignKey>`select m.name as "fromTable", f."from" as "fromColumn",
-      f."table" as "toTable" from sqlite_master m, pragma_foreign_key_list(m.name) f
+    const { rows } = await sql<Omit<ForeignKey, 'cascade'> & { cascade: number }>`select m.name as "fromTable",
+      f."from" as "fromColumn", f."table" as "toTable", f.on_delete = 'CASCADE' as "cascade"
+      from sqlite_master m, pragma_foreign_key_list(m.name) f
       where m.type = 'table'`.execute(db);
-    return rows;
+    return rows.map((r) => ({ ...r, cascade: Boolean(r.cascade) }));
   }
   const { rows } = await sql<ForeignKey>`select cf.relname as "fromTable", a.attname as "fromColumn",
-      ct.relname as "toTable"
+      ct.relname as "toTable", c.confdeltype = 'c' as "cascade"
     from pg_constraint c
     join pg_class cf on cf.oid = c.conrelid
     join pg_class ct on ct.oid = c.confrelid

@@ -13,7 +13,8 @@ import type {
  * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
  * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); a
  * `related` condition looks the related item up in its resource's map; nulls
- * sort first ascending (as SQLite); `id asc` as the last sort key. `atomically` undoes the
+ * sort first ascending (as SQLite); `id asc` as the last sort key; a to-many relation's ids
+ * distinct and ascending, kept by a replace that leaves them out. `atomically` undoes the
  * unit's writes when its work throws (ids taken are not given back, as SQL sequences); other
  * callers may see the unit's writes before it ends (no isolation, unlike a database transaction).
  */
@@ -29,7 +30,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
       t = new Map();
       this.tables.set(resource.shortName, t);
       for (const p of resource.properties) {
-        if (p.kind !== 'relation' || p.relation === undefined) continue;
+        if ((p.kind !== 'relation' && p.kind !== 'relations') || p.relation === undefined) continue;
         const list = this.referrers.get(p.relation) ?? [];
         list.push([resource.shortName, p.name]);
         this.referrers.set(p.relation, list);
@@ -77,7 +78,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   create(resource: ResourceMetadata, data: Readonly<Record<string, unknown>>): Promise<WriteOutcome> {
     const table = this.table(resource);
     const bad = this.badRelation(resource, data);
-    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', property: bad });
+    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', ...bad });
     const id = this.nextIds.get(resource.shortName) ?? 1;
     this.nextIds.set(resource.shortName, id + 1);
     const item = freezeItem(id, 1, resource, data);
@@ -96,8 +97,8 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
       return Promise.resolve({ status: 'conflict', current });
     }
     const bad = this.badRelation(resource, data);
-    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', property: bad });
-    const item = freezeItem(id, current.version + 1, resource, data);
+    if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', ...bad });
+    const item = freezeItem(id, current.version + 1, resource, data, current);
     table.set(id, item);
     return Promise.resolve({ status: 'ok', item });
   }
@@ -112,7 +113,11 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     }
     for (const [source, property] of this.referrers.get(resource.shortName) ?? []) {
       for (const other of this.tables.get(source)?.values() ?? []) {
-        if (other.data[property] === id) return Promise.resolve({ status: 'referenced', by: `${source} ${other.id}` });
+        const value = other.data[property];
+        // a to-many relation's links to this item keep it, except its own (they go with it)
+        const refers = Array.isArray(value) ? value.includes(id) && !(source === resource.shortName && other.id === id)
+          : value === id;
+        if (refers) return Promise.resolve({ status: 'referenced', by: `${source} ${other.id}` });
       }
     }
     table.delete(id);
@@ -161,23 +166,47 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     this.nextIds.clear();
   }
 
-  private badRelation(resource: ResourceMetadata, data: Readonly<Record<string, unknown>>): string | undefined {
+  /** The first relation naming no item (for a to-many one, the first such id, ascending). */
+  private badRelation(
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
+  ): { property: string; id?: number } | undefined {
     for (const p of resource.properties) {
-      if (p.kind !== 'relation' || p.relation === undefined) continue;
+      if ((p.kind !== 'relation' && p.kind !== 'relations') || p.relation === undefined) continue;
       const v = data[p.name];
       if (v === null || v === undefined) continue;
-      if (typeof v !== 'number' || this.tables.get(p.relation)?.has(v) !== true) return p.name;
+      const targets = this.tables.get(p.relation);
+      if (p.kind === 'relations' && Array.isArray(v)) {
+        const missing = distinctIds(v as number[]).find((id) => targets?.has(id) !== true);
+        if (missing !== undefined) return { property: p.name, id: missing };
+      } else if (typeof v !== 'number' || targets?.has(v) !== true) return { property: p.name };
     }
     return undefined;
   }
 }
 
+/**
+ * The stored copy of `data`: a to-many relation's ids distinct and ascending (absent on a replace:
+ * the current ones, absent on a create: none), every other property as given (absent: null).
+ */
 function freezeItem(
   id: number, version: number, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
+  current?: StoredItem,
 ): StoredItem {
   const copy: Record<string, unknown> = {};
-  for (const p of resource.properties) copy[p.name] = data[p.name] ?? null;
+  for (const p of resource.properties) {
+    if (p.kind !== 'relations') {
+      copy[p.name] = data[p.name] ?? null;
+      continue;
+    }
+    const ids = data[p.name] ?? current?.data[p.name] ?? [];
+    copy[p.name] = Object.freeze(distinctIds(ids as readonly number[]));
+  }
   return Object.freeze({ id, version, data: Object.freeze(copy) });
+}
+
+/** Ids distinct and in ascending order (a to-many relation's stored shape). */
+export function distinctIds(ids: readonly number[]): number[] {
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
 /** A property's value; `id` is the identifier. */
@@ -222,11 +251,14 @@ function holds(c: FilterCondition, item: StoredItem, related: Related): boolean 
   if (c.type === 'any') return c.conditions.some((inner) => holds(inner, item, related));
   const v = valueOf(item, c.property);
   if (c.type === 'related') {
-    const target = typeof v === 'number' ? related(c.target, v) : undefined;
-    return target !== undefined && holds(c.condition, target, related);
+    // a to-many relation: one of the linked items satisfies it
+    const on = (target: StoredItem | undefined): boolean => target !== undefined && holds(c.condition, target, related);
+    if (Array.isArray(v)) return (v as number[]).some((id) => on(related(c.target, id)));
+    return typeof v === 'number' && on(related(c.target, v));
   }
   switch (c.type) {
     case 'search':
+      if (Array.isArray(v)) return c.values.some((w) => v.includes(w)); // a to-many relation: linked to any
       if (v === null || v === undefined) return false;
       return c.values.some((w) => (c.strategy === 'exact' ? v === w : textMatch(c.strategy, asText(v), String(w))));
     case 'range': {
@@ -246,6 +278,6 @@ function holds(c: FilterCondition, item: StoredItem, related: Related): boolean 
       }
       return false;
     }
-    case 'exists': return (v !== null && v !== undefined) === c.value;
+    case 'exists': return (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined) === c.value;
   }
 }

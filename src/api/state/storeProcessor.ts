@@ -13,8 +13,11 @@ import type { StateProcessor, StoredItem, WriteOutcome } from './types';
  */
 export class RelationNotFoundError extends BadRequestHttpError {
   override name = 'RelationNotFoundError';
-  /** @param property - the relation property, e.g. `author` */
-  constructor(readonly property: string) {
+  /**
+   * @param property - the relation property, e.g. `author`
+   * @param id - for a to-many relation, the id naming no item (when the store says which)
+   */
+  constructor(readonly property: string, readonly id?: number) {
     super(`Item not found for the relation "${property}".`);
   }
 }
@@ -65,7 +68,7 @@ export class StoreProcessor implements Processor {
 function written(outcome: WriteOutcome, shortName: string, previous: StoredItem | undefined): StoredItem {
   switch (outcome.status) {
     case 'ok': return outcome.item;
-    case 'invalid_relation': throw new RelationNotFoundError(outcome.property);
+    case 'invalid_relation': throw new RelationNotFoundError(outcome.property, outcome.id);
     case 'not_found': throw new ItemNotFoundError(shortName, String(previous?.id ?? ''));
     case 'conflict': throw new PreconditionFailedError(etagOf(outcome.current), outcome.current);
   }

@@ -15,13 +15,15 @@
  * What a property is, for storage, filters and forms. Values in {@link StoredItem.data}:
  * `string`, `text`, `enum`: string; `integer`, `number`: number; `boolean`: boolean;
  * `date`: `YYYY-MM-DD`; `datetime`: ISO 8601 in UTC with milliseconds (`2026-11-25T10:00:00.000Z`);
- * `relation`: the target item's id (number); `json`: an array or a plain object of JSON values.
- * Any of them may be null when `nullable`. No string
+ * `relation`: the target item's id (number); `relations` (to-many): the target items' ids, an array
+ * of distinct numbers in ascending order (`[]` for none, never null); `json`: an array or a plain
+ * object of JSON values. Any of the others may be null when `nullable`. No string
  * the API layer hands a store (a value, a filter's value) holds U+0000: PostgreSQL's text cannot
  * store one, so the API refuses it (a 400 in a query, a 422 in a body) before any store sees it.
  */
 export type PropertyKind =
-  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation' | 'json';
+  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation' | 'relations'
+  | 'json';
 
 /** One property of a resource (the identifier `id` is not listed). */
 export interface PropertyMetadata {
@@ -36,7 +38,7 @@ export interface PropertyMetadata {
   readonly writeOnly: boolean;
   /** For kind `enum`: the allowed values. */
   readonly enumValues?: readonly string[];
-  /** For kind `relation`: the target resource's short name (e.g. `Author`). */
+  /** For kinds `relation` and `relations`: the target resource's short name (e.g. `Author`). */
   readonly relation?: string;
   /** The schema's description (`.describe()` or `.meta({ description })`): Hydra `hydra:description`. */
   readonly description?: string;
@@ -78,7 +80,10 @@ export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start
  * items of a page in one query so (`search`, `exact`, the ids as values).
  */
 export type FilterCondition =
-  /** Any of `values` (OR). For a relation, values are ids; for `exact` on numbers, numbers. */
+  /**
+   * Any of `values` (OR). For a relation, values are ids; for `exact` on numbers, numbers. On a
+   * to-many relation (`relations`, `exact` only): the items linked to any of the ids.
+   */
   | {
     readonly type: 'search';
     readonly property: string;
@@ -103,7 +108,10 @@ export type FilterCondition =
     readonly operator: 'before' | 'strictly_before' | 'after' | 'strictly_after';
     readonly value: string;
   }
-  /** `value: true`: the property is not null; false: it is null (API Platform `ExistsFilter`). */
+  /**
+   * `value: true`: the property is not null; false: it is null (API Platform `ExistsFilter`). On a
+   * to-many relation: the item is linked to at least one target (true) or to none (false).
+   */
   | { readonly type: 'exists'; readonly property: string; readonly value: boolean }
   /**
    * At least one of `conditions` holds (OR; none: nothing matches). No query parameter of the API
@@ -178,15 +186,26 @@ export type WriteOutcome =
   | { readonly status: 'not_found' }
   /** `expectedVersion` was given and the stored version differs: nothing was changed. */
   | { readonly status: 'conflict'; readonly current: StoredItem }
-  /** A relation names no existing item (checked in the write's own transaction): nothing was changed. */
-  | { readonly status: 'invalid_relation'; readonly property: string };
+  /**
+   * A relation (to-one, or one id of a to-many) names no existing item (checked in the write's own
+   * transaction): nothing was changed.
+   */
+  | {
+    readonly status: 'invalid_relation';
+    readonly property: string;
+    /** For a to-many relation: the first id (ascending) naming no item. */
+    readonly id?: number;
+  };
 
 /** The result of a delete. */
 export type DeleteOutcome =
   | { readonly status: 'ok' }
   | { readonly status: 'not_found' }
   | { readonly status: 'conflict'; readonly current: StoredItem }
-  /** Other items still refer to this one (a relation): nothing was deleted. */
+  /**
+   * Other items still refer to this one (a to-one relation, or a to-many relation's link): nothing
+   * was deleted. An item's own to-many links never keep it (they go with it).
+   */
   | { readonly status: 'referenced'; readonly by: string };
 
 /**
@@ -217,7 +236,8 @@ export interface StateProcessor {
   ): Promise<WriteOutcome>;
   /**
    * Replaces the item's properties with `data` (every non-readOnly property) and bumps its
-   * version; with `expectedVersion`, only if the stored version is that one.
+   * version; with `expectedVersion`, only if the stored version is that one. A to-many relation
+   * left out of `data` (undefined) keeps its links; given, it replaces them (`[]`: none).
    */
   replace(
     resource: ResourceMetadata,

@@ -132,7 +132,7 @@ export function toStoredData(
   for (const p of resource.metadata.properties) {
     if (p.readOnly) continue;
     const v = value[p.name] ?? null;
-    if (v === null) { data[p.name] = null; continue; }
+    if (v === null) { data[p.name] = p.kind === 'relations' ? [] : null; continue; }
     const stored = kindDefinition(p.kind).toStored(v, p, wire);
     if ('violation' in stored) {
       violations.push(stored.violation);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { relation, text } from '../../../src/api/schema/relation';
+import { relation, text, toMany } from '../../../src/api/schema/relation';
 import { unwrapSchema } from '../../../src/api/schema/metadata';
 import { kindDefinition, kindOfSchema, PROPERTY_KINDS } from '../../../src/api/property/propertyKinds';
 import type { PropertyKind } from '../../../src/api/state/types';
@@ -15,6 +15,7 @@ const SCHEMAS: Readonly<Record<PropertyKind, z.ZodType>> = {
   boolean: z.boolean().default(false),
   enum: z.enum(['draft', 'published']),
   relation: relation('Author').nullable(),
+  relations: toMany('Tag'),
   json: z.array(z.string()).optional(),
 };
 
@@ -29,7 +30,7 @@ describe('kindOfSchema(schema, option)', () => {
   it('names the supported schemas when none applies', () => {
     expect(() => kindOfSchema(unwrapSchema(z.bigint()), 'resources.Book.schema.n')).toThrow(
       'Invalid option "resources.Book.schema.n": expected a string, date (z.iso.date()), '
-        + 'datetime (z.iso.datetime()), number, boolean, enum, relation() or JSON (z.array(), z.record(), '
+        + 'datetime (z.iso.datetime()), number, boolean, enum, relation(), toMany() or JSON (z.array(), z.record(), '
         + 'z.object()) schema (got "bigint").',
     );
   });
@@ -47,7 +48,7 @@ describe('kindDefinition(kind)', () => {
   it('gives every kind of the contract a definition of that kind', () => {
     for (const kind of PROPERTY_KINDS) expect(kindDefinition(kind).kind).toBe(kind);
     expect([...PROPERTY_KINDS].sort()).toEqual(
-      ['boolean', 'date', 'datetime', 'enum', 'integer', 'json', 'number', 'relation', 'string', 'text'],
+      ['boolean', 'date', 'datetime', 'enum', 'integer', 'json', 'number', 'relation', 'relations', 'string', 'text'],
     );
   });
 });

@@ -88,7 +88,7 @@ describe('defineResource options', () => {
         + '(got "partial").'],
     ['a schema property of an unsupported type', book({ schema: z.object({ tags: z.bigint() }) }),
       'Invalid option "resources.Book.schema.tags": expected a string, date (z.iso.date()), '
-        + 'datetime (z.iso.datetime()), number, boolean, enum, relation() or JSON (z.array(), z.record(), '
+        + 'datetime (z.iso.datetime()), number, boolean, enum, relation(), toMany() or JSON (z.array(), z.record(), '
         + 'z.object()) schema (got "bigint").'],
   ])('rejects %s', (_, options, message) => {
     expect(define(options)).toThrow(message);

@@ -47,6 +47,17 @@ export const BOOK: ResourceMetadata = {
   ],
 };
 
+/** A shelf: to-many relations to books and to other shelves (itself too). */
+export const SHELF: ResourceMetadata = {
+  shortName: 'Shelf',
+  table: 'shelves',
+  properties: [
+    prop('name', 'string', { nullable: false }),
+    prop('books', 'relations', { relation: 'Book', nullable: false }),
+    prop('nextTo', 'relations', { relation: 'Shelf', nullable: false }),
+  ],
+};
+
 type BookData = Record<string, unknown>;
 
 /** A book with every property (nulls but title and featured). */
@@ -77,7 +88,7 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
   let processor: StateProcessor;
 
   beforeEach(async () => {
-    store = await open([AUTHOR, BOOK]);
+    store = await open([AUTHOR, BOOK, SHELF]);
     ({ provider, processor } = store);
   });
   afterEach(async () => { await store.close(); });
@@ -201,6 +212,94 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
       expect(await provider.provideItem(AUTHOR, author.id)).toEqual(author);
       await processor.remove(BOOK, solaris.id);
       expect(await processor.remove(AUTHOR, author.id)).toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('to-many relations (kind relations)', () => {
+    const shelfNames = async (...conditions: FilterCondition[]): Promise<string[]> =>
+      (await provider.provideCollection(SHELF, query({ conditions }))).items.map((i) => i.data.name as string);
+
+    test('create keeps the ids distinct and ascending; left out, none; every read gives them back', async () => {
+      const [a, b, c] = [await created(processor, BOOK, book({ title: 'A' })),
+        await created(processor, BOOK, book({ title: 'B' })), await created(processor, BOOK, book({ title: 'C' }))];
+      const shelf = await created(processor, SHELF, { name: 'Sci-fi', books: [c.id, a.id, c.id], nextTo: [] });
+      expect(shelf.data).toEqual({ name: 'Sci-fi', books: [a.id, c.id], nextTo: [] });
+      expect(await provider.provideItem(SHELF, shelf.id)).toEqual(shelf);
+      const empty = await created(processor, SHELF, { name: 'Empty' });
+      expect(empty.data).toEqual({ name: 'Empty', books: [], nextTo: [] });
+      const page = await provider.provideCollection(SHELF, query());
+      expect(page.items.map((i) => i.data.books)).toEqual([[a.id, c.id], []]);
+      expect(b.data.title).toBe('B');
+    });
+
+    test('replace replaces the links ([] clears them), keeps them when left out, and bumps the version', async () => {
+      const [a, b] = [await created(processor, BOOK, book({ title: 'A' })), await created(processor, BOOK, book())];
+      const shelf = await created(processor, SHELF, { name: 'S', books: [a.id], nextTo: [] });
+      expect(await processor.replace(SHELF, shelf.id, { name: 'S', books: [b.id, a.id] }, 1)).toEqual({
+        status: 'ok', item: { id: shelf.id, version: 2, data: { name: 'S', books: [a.id, b.id], nextTo: [] } },
+      });
+      const renamed = await processor.replace(SHELF, shelf.id, { name: 'T' }, 2);
+      expect(renamed).toMatchObject({ item: { version: 3, data: { name: 'T', books: [a.id, b.id] } } });
+      await processor.replace(SHELF, shelf.id, { name: 'T', books: [] }, 3);
+      expect((await provider.provideItem(SHELF, shelf.id))?.data.books).toEqual([]);
+    });
+
+    test('an id naming no item is invalid_relation and writes nothing, links included', async () => {
+      const a = await created(processor, BOOK, book({ title: 'A' }));
+      expect(await processor.create(SHELF, { name: 'S', books: [a.id, 999], nextTo: [] }))
+        .toEqual({ status: 'invalid_relation', property: 'books', id: 999 });
+      expect(await shelfNames()).toEqual([]);
+      const shelf = await created(processor, SHELF, { name: 'S', books: [a.id], nextTo: [] });
+      expect(await processor.replace(SHELF, shelf.id, { name: 'S2', books: [a.id], nextTo: [shelf.id + 1000] }))
+        .toEqual({ status: 'invalid_relation', property: 'nextTo', id: shelf.id + 1000 });
+      expect(await provider.provideItem(SHELF, shelf.id)).toEqual(shelf);
+    });
+
+    test('ON DELETE: a linked target is referenced and stays; an item\'s own links go with it', async () => {
+      const a = await created(processor, BOOK, book({ title: 'A' }));
+      const shelf = await created(processor, SHELF, { name: 'S', books: [a.id], nextTo: [] });
+      expect(await processor.remove(BOOK, a.id)).toEqual({ status: 'referenced', by: expect.any(String) });
+      expect(await provider.provideItem(BOOK, a.id)).toEqual(a);
+      const other = await created(processor, SHELF, { name: 'Other', books: [], nextTo: [shelf.id] });
+      expect(await processor.remove(SHELF, shelf.id)).toEqual({ status: 'referenced', by: expect.any(String) });
+      await processor.replace(SHELF, other.id, { name: 'Other', books: [], nextTo: [other.id] });
+      expect(await processor.remove(SHELF, shelf.id)).toEqual({ status: 'ok' }); // its link to A goes with it
+      expect(await processor.remove(BOOK, a.id)).toEqual({ status: 'ok' });
+      expect(await processor.remove(SHELF, other.id)).toEqual({ status: 'ok' }); // linked to itself only
+      expect(await shelfNames()).toEqual([]);
+    });
+
+    test('exact finds the items linked to any of the ids; exists those with a link or none; related', async () => {
+      const [a, b, c] = [await created(processor, BOOK, book({ title: 'A' })),
+        await created(processor, BOOK, book({ title: 'B' })), await created(processor, BOOK, book({ title: 'C' }))];
+      await created(processor, SHELF, { name: 'AB', books: [a.id, b.id], nextTo: [] });
+      await created(processor, SHELF, { name: 'C', books: [c.id], nextTo: [] });
+      await created(processor, SHELF, { name: 'None', books: [], nextTo: [] });
+      expect(await shelfNames(search('books', 'exact', b.id))).toEqual(['AB']);
+      expect(await shelfNames(search('books', 'exact', a.id, b.id, c.id))).toEqual(['AB', 'C']);
+      expect(await shelfNames(search('books', 'exact', 999))).toEqual([]);
+      expect(await shelfNames({ type: 'exists', property: 'books', value: true })).toEqual(['AB', 'C']);
+      expect(await shelfNames({ type: 'exists', property: 'books', value: false })).toEqual(['None']);
+      // related (books.title): one of the linked books satisfies the condition
+      const onBooks = (condition: FilterCondition): FilterCondition =>
+        ({ type: 'related', property: 'books', target: BOOK, condition });
+      expect(await shelfNames(onBooks(search('title', 'exact', 'B', 'C')))).toEqual(['AB', 'C']);
+      expect(await shelfNames(onBooks(search('title', 'partial', 'a')))).toEqual(['AB']);
+      const page = await provider.provideCollection(SHELF, query({
+        conditions: [search('books', 'exact', a.id, c.id)], itemsPerPage: 1,
+      }));
+      expect(page).toMatchObject({ totalItems: 2, hasNextPage: true, items: [{ data: { name: 'AB' } }] });
+    });
+
+    test('a unit that throws leaves the links as they were', async () => {
+      if (!isAtomic(processor)) throw new Error('every store of the suite makes units');
+      const a = await created(processor, BOOK, book({ title: 'A' }));
+      const shelf = await created(processor, SHELF, { name: 'S', books: [a.id], nextTo: [] });
+      await expect(processor.atomically(async (unit) => {
+        await unit.replace(SHELF, shelf.id, { name: 'S', books: [] }, 1);
+        throw new Error('undo');
+      })).rejects.toThrow('undo');
+      expect(await provider.provideItem(SHELF, shelf.id)).toEqual(shelf);
     });
   });
 
