@@ -12,7 +12,7 @@ export const VERSION = '0.1.0';
 export { createKernel } from './kernel/createKernel';
 export type { Kernel } from './kernel/createKernel';
 export { KernelConfigError } from './config/KernelConfigError';
-export { resolveKernelOptions } from './kernel/options';
+export { kernelOptionsSchema, resolveKernelOptions } from './kernel/options';
 export type { KernelOptions, KernelSessionOptions, PluggableLayer, ResolvedKernelOptions } from './kernel/options';
 export { LAYER_ORDER } from './kernel/layers';
 export type { KernelRequestState } from './kernel/state';

@@ -1,7 +1,7 @@
 /** The session layer: express-session on SQLite or Redis, non-fatal store failures, `requireSession`. */
 export { sessionLayer } from './sessionLayer';
 export type { SessionLayer } from './sessionLayer';
-export { resolveSessionOptions } from './options';
+export { resolveSessionOptions, sessionOptionsSchema } from './options';
 export type { SessionOptions, ResolvedSessionOptions } from './options';
 export { existingSession } from './previousSession';
 export { requireSession, SESSION_UNAVAILABLE_MESSAGE } from './requireSession';
