@@ -197,6 +197,8 @@ export function auditScreen(app: AdminApp) {
       next: page < pages ? pageUrl(page + 1) : undefined,
       here,
       given,
+      // the filters in use (the page number is not one): the panel opens and counts them
+      activeFilters: Object.keys(given).filter((name) => name !== 'page').length,
       resources,
       actions,
       // one item's history: its page, when it still exists

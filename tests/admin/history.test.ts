@@ -143,8 +143,14 @@ describe.each(STORES)('history and export on %s', (_name, open) => {
       const res = await alice.get(`/admin/audit${query}`).expect(400);
       expect(textOf(parse(res.text)('.error-summary'))).toContain(message);
     }
-    // the form shows the filters in force
+    // the filters panel is closed until a filter is in force (the log comes first); then it is open,
+    // counts them and shows them
+    const closed = parse((await alice.get('/admin/audit?page=2').expect(200)).text);
+    expect(closed('details.filters-panel').attr('open')).toBeUndefined();
+    expect(textOf(closed('details.filters-panel > summary'))).toBe('Filters');
     const $ = parse((await alice.get('/admin/audit?user=bob&action=create').expect(200)).text);
+    expect($('details.filters-panel').attr('open')).toBeDefined();
+    expect(textOf($('details.filters-panel > summary'))).toBe('Filters (2)');
     expect($('#audit-user').val()).toBe('bob');
     expect($('#audit-action option:selected').val()).toBe('create');
   });
