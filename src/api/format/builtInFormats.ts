@@ -1,4 +1,5 @@
 import type { Format } from './Format';
+import { csv } from './csv';
 import { json } from './json';
 import { jsonhal } from './jsonhal';
 import { jsonapi } from './jsonapi';
@@ -6,7 +7,7 @@ import { jsonld } from './jsonld';
 
 /** The formats that ship with the API layer, by name. */
 export const BUILT_IN_FORMATS = Object.freeze({
-  jsonld, jsonhal, json, jsonapi,
+  jsonld, jsonhal, json, jsonapi, csv,
 }) satisfies Readonly<Record<string, Format>>;
 
 /** The name of a built-in format. */
