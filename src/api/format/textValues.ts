@@ -32,6 +32,8 @@ function typed(resource: Resource, name: string, value: unknown): unknown {
   if (name === 'id') return typeof value === 'string' ? asNumber(value, true) : value;
   const property = resource.metadata.properties.find((p) => p.name === name);
   if (property === undefined || typeof value !== 'string') return value;
+  // an empty to-many relation has no cell or element of its own (symfony: '' is [] for an array type)
+  if (value === '' && property.kind === 'relations') return [];
   if (value === '' && property.nullable) return null;
   switch (property.kind) {
     case 'integer': return asNumber(value, true);
@@ -50,13 +52,16 @@ function lists(value: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
+/** The kinds whose values are arrays or objects, flattened by the text formats. */
+const NESTED_KINDS: ReadonlySet<string> = new Set(['json', 'relations']);
+
 /**
- * Flat keys (`tags.0`, `meta.size`) of a `json` property as its nested value (symfony's
- * CsvEncoder `key_separator`); other keys are kept as they are.
+ * Flat keys (`tags.0`, `meta.size`) of a `json` or to-many `relations` property as its nested
+ * value (symfony's CsvEncoder `key_separator`); other keys are kept as they are.
  */
 export function unflatten(resource: Resource, flat: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const nested = new Set(resource.metadata.properties.filter((p) => p.kind === 'json').map((p) => p.name));
+  const nested = new Set(resource.metadata.properties.filter((p) => NESTED_KINDS.has(p.kind)).map((p) => p.name));
   for (const [key, value] of Object.entries(flat)) {
     const path = key.split(SEPARATOR);
     if (path.length === 1 || !nested.has(path[0])) {
