@@ -1,3 +1,4 @@
+import { completeFilters } from './resource/completeFilters';
 import type { z } from 'zod';
 import type { QueryParameter } from './resource/filters';
 import type { ResolvedFilter } from './resource/filterResolution';
@@ -99,10 +100,11 @@ export interface DescribeApiOptions {
 /**
  * Lists resources with their metadata, operations, filters and pagination, for documentation
  * generators (OpenAPI, Hydra): API Platform's resource metadata collection.
- * @param resources - what `defineResource` returned
+ * @param declared - what `defineResource` returned (filters on dotted paths are resolved here)
  * @param options - the entrypoint path and the API's formats
  */
-export function describeApi(resources: readonly Resource[], options: DescribeApiOptions = {}): ApiDescription {
+export function describeApi(declared: readonly Resource[], options: DescribeApiOptions = {}): ApiDescription {
+  const resources = completeFilters(declared);
   const formats = options.formats === undefined || options.formats instanceof FormatRegistry
     ? resolveFormats(options.formats) : options.formats;
   const outputs = formats.all.flatMap((f) => f.mimeTypes.slice(0, 1));

@@ -2,6 +2,7 @@ import { closestName } from '../../errors/suggest';
 import { InvalidQueryError } from '../http/ApiErrors';
 import type { Resource } from '../resource/defineResource';
 import type { ResolvedFilter } from '../resource/filterResolution';
+import { IDENTIFIER_PROPERTY } from '../state/propertyPath';
 import type { CollectionQuery, FilterCondition, OrderBy, PropertyKind } from '../state/types';
 import { parseQueryString, type QueryPair } from './queryString';
 import { kindDefinition } from '../property/propertyKinds';
@@ -107,6 +108,25 @@ function unknown(name: string, resource: Resource): InvalidQueryError {
   return new InvalidQueryError(`Unknown query parameter "${name.slice(0, 100)}" for ${resource.shortName}.${hint}`);
 }
 
+/**
+ * A condition on a filter's last property as a condition on the resource's items: as is for a
+ * plain property; through a dotted path, one `related` condition per relation crossed. An
+ * `exists[author.name]=false` also holds for a book without an author (and `exists[tags.name]=false`
+ * for one without tags): API Platform's ExistsFilter left-joins the relations.
+ */
+function nested(f: ResolvedFilter, condition: FilterCondition): FilterCondition {
+  const path = f.path;
+  if (path === undefined) return condition;
+  if (condition.type !== 'exists' || condition.value) return path.wrap(condition);
+  return path.relations.reduceRight<FilterCondition>((inner, relation, k) => ({
+    type: 'any',
+    conditions: [
+      { type: 'exists', property: relation.name, value: false },
+      { type: 'related', property: relation.name, target: path.targets[k], condition: inner },
+    ],
+  }), condition);
+}
+
 function filterOf(resource: Resource, type: ResolvedFilter['type'], property: string): ResolvedFilter | undefined {
   return resource.filters.find((f) => f.type === type && f.property === property);
 }
@@ -124,13 +144,17 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
   const conditions: FilterCondition[] = [];
   const order: OrderBy[] = [];
   const searches = new Map<string, Array<string | number>>();
-  const props = new Map(resource.metadata.properties.map((p) => [p.name, p]));
+  const orderKeys: string[] = [];
   const convert = (f: ResolvedFilter, value: string, parameter: string): string | number | boolean => {
-    const p = props.get(f.property);
-    const target = p?.relation === undefined ? undefined : context.prefixes[p.relation];
-    return convert0(f.kind, value, parameter, p?.enumValues, target);
+    const p = f.leaf;
+    if (p === IDENTIFIER_PROPERTY && f.type === 'search') {
+      // an IRI of the item or its id (API Platform's SearchFilter reads an IRI on `id`)
+      const owner = f.path?.owner.shortName ?? resource.shortName;
+      return convertValue('relation', value, parameter, undefined, context.prefixes[owner]);
+    }
+    const target = p.relation === undefined ? undefined : context.prefixes[p.relation];
+    return convertValue(f.kind, value, parameter, p.enumValues, target);
   };
-  const convert0 = convertValue;
   const strict = context.strict === true;
   const read = (pair: QueryPair): void => {
     const { name, base, key, value } = pair;
@@ -142,22 +166,32 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
       // no value: the filter's default direction, ascending (API Platform's OrderFilter)
       const direction = value === '' ? 'asc' : value.toLowerCase();
       if (direction !== 'asc' && direction !== 'desc') throw bad(name, 'asc or desc', value);
-      const known = order.findIndex((o) => o.property === key);
+      const known = orderKeys.indexOf(key);
       if (known >= 0 && strict) throw new InvalidQueryError(`The query parameter "${name}" is given twice.`);
-      if (known >= 0) order[known] = { property: key, direction };
-      else order.push({ property: key, direction });
+      const by: OrderBy = f.path === undefined ? { property: key, direction } : {
+        property: f.leaf.name, direction,
+        through: f.path.relations.map((r, k) => ({ property: r.name, target: f.path!.targets[k] })),
+      };
+      if (known >= 0) order[known] = by;
+      else {
+        order.push(by);
+        orderKeys.push(key);
+      }
       return;
     }
     if (base === 'exists' && key !== undefined && key !== '') {
       const f = filterOf(resource, 'exists', key);
       if (f === undefined) throw unknown(name, resource);
-      conditions.push({ type: 'exists', property: key, value: convertValue('boolean', value, name) as boolean });
+      const exists = convertValue('boolean', value, name) as boolean;
+      conditions.push(nested(f, { type: 'exists', property: f.leaf.name, value: exists }));
       return;
     }
     if (key === undefined || key === '') {
       const boolean = filterOf(resource, 'boolean', base);
       if (boolean !== undefined && key === undefined) {
-        conditions.push({ type: 'boolean', property: base, value: convertValue('boolean', value, name) as boolean });
+        conditions.push(nested(boolean, {
+          type: 'boolean', property: boolean.leaf.name, value: convertValue('boolean', value, name) as boolean,
+        }));
         return;
       }
       const search = filterOf(resource, 'search', base);
@@ -173,27 +207,27 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
       if (key === 'between') {
         const parts = value.split('..');
         if (parts.length !== 2) throw bad(name, 'two values separated by ".." (low..high)', value);
-        conditions.push({
-          type: 'range', property: base, operator: 'gte', value: convert(f, parts[0], name) as number | string,
-        });
-        conditions.push({
-          type: 'range', property: base, operator: 'lte', value: convert(f, parts[1], name) as number | string,
-        });
+        conditions.push(nested(f, {
+          type: 'range', property: f.leaf.name, operator: 'gte', value: convert(f, parts[0], name) as number | string,
+        }));
+        conditions.push(nested(f, {
+          type: 'range', property: f.leaf.name, operator: 'lte', value: convert(f, parts[1], name) as number | string,
+        }));
       } else {
-        conditions.push({
-          type: 'range', property: base, operator: key as 'gt' | 'gte' | 'lt' | 'lte',
+        conditions.push(nested(f, {
+          type: 'range', property: f.leaf.name, operator: key as 'gt' | 'gte' | 'lt' | 'lte',
           value: convert(f, value, name) as number | string,
-        });
+        }));
       }
       return;
     }
     if ((DATE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'date', base);
       if (f === undefined) throw unknown(name, resource);
-      conditions.push({
-        type: 'date', property: base, operator: key as typeof DATE_OPS[number],
+      conditions.push(nested(f, {
+        type: 'date', property: f.leaf.name, operator: key as typeof DATE_OPS[number],
         value: convert(f, value, name) as string,
-      });
+      }));
       return;
     }
     throw unknown(name, resource);
@@ -208,7 +242,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
   }
   for (const [property, values] of searches) {
     const f = filterOf(resource, 'search', property) as ResolvedFilter;
-    conditions.push({ type: 'search', property, strategy: f.strategy ?? 'exact', values });
+    conditions.push(nested(f, { type: 'search', property: f.leaf.name, strategy: f.strategy ?? 'exact', values }));
   }
   if (!pg.enabled) {
     return { conditions, order, page: 1, itemsPerPage: pg.maximumItemsPerPage, partial: pg.partial };
@@ -233,6 +267,16 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
   return { conditions, order, page, itemsPerPage, partial };
 }
 
+/** A condition `nested` built, back to the relations crossed and the condition on the last property. */
+function unnested(c: FilterCondition, path: string[]): { path: string[]; c: FilterCondition } {
+  if (c.type === 'related') return unnested(c.condition, [...path, c.property]);
+  const [missing, related] = c.type === 'any' ? c.conditions : [];
+  if (c.type === 'any' && c.conditions.length === 2 && missing.type === 'exists' && related.type === 'related') {
+    return unnested(related, path);
+  }
+  return { path, c };
+}
+
 function encode(value: string): string {
   return encodeURIComponent(value).replace(/%5B/g, '[').replace(/%5D/g, ']');
 }
@@ -245,20 +289,25 @@ function encode(value: string): string {
 export function formatCollectionQuery(query: CollectionQuery, resource: Resource, page = query.page): string {
   const parts: string[] = [];
   const pg = resource.pagination;
-  for (const c of query.conditions) {
+  for (const condition of query.conditions) {
+    const { path, c } = unnested(condition, []);
+    const property = [...path, 'property' in c ? c.property : ''].join('.');
     switch (c.type) {
       case 'search':
         for (const v of c.values) {
-          parts.push(`${encode(c.values.length > 1 ? `${c.property}[]` : c.property)}=${encode(String(v))}`);
+          parts.push(`${encode(c.values.length > 1 ? `${property}[]` : property)}=${encode(String(v))}`);
         }
         break;
-      case 'range': parts.push(`${encode(`${c.property}[${c.operator}]`)}=${encode(String(c.value))}`); break;
-      case 'boolean': parts.push(`${encode(c.property)}=${String(c.value)}`); break;
-      case 'date': parts.push(`${encode(`${c.property}[${c.operator}]`)}=${encode(c.value)}`); break;
-      case 'exists': parts.push(`${encode(`exists[${c.property}]`)}=${String(c.value)}`); break;
+      case 'range': parts.push(`${encode(`${property}[${c.operator}]`)}=${encode(String(c.value))}`); break;
+      case 'boolean': parts.push(`${encode(property)}=${String(c.value)}`); break;
+      case 'date': parts.push(`${encode(`${property}[${c.operator}]`)}=${encode(c.value)}`); break;
+      case 'exists': parts.push(`${encode(`exists[${property}]`)}=${String(c.value)}`); break;
     }
   }
-  for (const o of query.order) parts.push(`${encode(`order[${o.property}]`)}=${o.direction}`);
+  for (const o of query.order) {
+    const property = [...(o.through ?? []).map((t) => t.property), o.property].join('.');
+    parts.push(`${encode(`order[${property}]`)}=${o.direction}`);
+  }
   if (pg.enabled) {
     if (query.itemsPerPage !== pg.itemsPerPage) parts.push(`itemsPerPage=${query.itemsPerPage}`);
     if (query.partial !== pg.partial) parts.push(`partial=${String(query.partial)}`);

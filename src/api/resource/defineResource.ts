@@ -210,7 +210,13 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly provider?: StateProvider;
   /** The store the resource's `processor` names, if it is one (the back office writes to it). */
   readonly processor?: StateProcessor;
+  /**
+   * The filters, resolved. Those on a dotted path (`author.name`) are here once `apiRoutes` or
+   * `describeApi` has resolved them against the other resources (`completeFilters`).
+   */
   readonly filters: readonly ResolvedFilter[];
+  /** The filters as declared (`filters`), for `completeFilters`. */
+  readonly filterDeclarations: readonly FilterDeclaration[];
   readonly pagination: ResolvedPagination;
   /** The collection path, e.g. `/api/books`; an item's IRI is `<routePrefix>/<id>`. */
   readonly routePrefix: string;
@@ -411,6 +417,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     ...(isStateProvider(o.provider) ? { provider: o.provider } : {}),
     ...(isStateProcessor(o.processor) ? { processor: o.processor } : {}),
     filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
+    filterDeclarations: Object.freeze([...o.filters ?? []]),
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,

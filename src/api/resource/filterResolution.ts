@@ -1,15 +1,30 @@
 import { invalidOption } from '../../config/optionError';
 import { closestName } from '../../errors/suggest';
 import { kindDefinition } from '../property/propertyKinds';
+import {
+  IDENTIFIER_PROPERTY, isResolvedPath, MAX_RELATIONS_CROSSED, propertyPath, type PropertyPathProblem,
+  type ResolvedPropertyPath,
+} from '../state/propertyPath';
 import type { PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
 import type { FilterDeclaration, FilterType, QueryParameter } from './filters';
 
 /** One filter on one property, resolved against the resource's metadata. */
 export interface ResolvedFilter {
   readonly type: FilterType;
+  /**
+   * The property as declared and as the query parameter names it: a property (`title`), the
+   * identifier (`id`) or a dotted path through relations (`author.name`, `tags.name`).
+   */
   readonly property: string;
-  /** The property's kind (what values the query string must hold). */
+  /** The property's kind (what values the query string must hold): the last segment's. */
   readonly kind: PropertyKind;
+  /** The property filtered on: the path's last segment (`name`; `IDENTIFIER_PROPERTY` for `id`). */
+  readonly leaf: PropertyMetadata;
+  /**
+   * For a dotted path: the relations crossed, the resource owning `leaf` (a condition on `leaf`
+   * is wrapped in `related` conditions, an order goes `through` them).
+   */
+  readonly path?: ResolvedPropertyPath;
   /** For search. */
   readonly strategy?: SearchStrategy;
   /** The query parameters it reads, for documentation. */
@@ -27,44 +42,53 @@ function valueSchema(p: PropertyMetadata): Record<string, unknown> {
   return kindDefinition(p.kind).queryValueSchema(p);
 }
 
-function parametersOf(type: FilterType, p: PropertyMetadata, strategy?: SearchStrategy): QueryParameter[] {
-  const base = { property: p.name, filter: type };
+/**
+ * The query parameters of one filter, named after the declared property (`author.name`,
+ * `order[author.name]`: API Platform's names for nested properties).
+ * @param owner - the short name of the resource owning `p` (for `id`: its IRIs)
+ */
+function parametersOf(
+  type: FilterType, name: string, p: PropertyMetadata, owner: string, strategy?: SearchStrategy,
+): QueryParameter[] {
+  const base = { property: name, filter: type };
   switch (type) {
     case 'search': {
-      const schema = valueSchema(p);
-      const what = p.kind === 'relation' ? `an IRI or id of ${p.relation ?? 'the target'}` : `${strategy} match`;
+      const identifier = p === IDENTIFIER_PROPERTY;
+      const schema = identifier ? { type: 'string' } : valueSchema(p);
+      const what = p.kind === 'relation' ? `an IRI or id of ${p.relation ?? 'the target'}`
+        : identifier ? `an IRI or id of ${owner}` : `${strategy} match`;
       return [
-        { ...base, name: p.name, schema, strategy, description: `${p.name}: ${what}.` },
+        { ...base, name, schema, strategy, description: `${name}: ${what}.` },
         {
-          ...base, name: `${p.name}[]`, schema: { type: 'array', items: schema }, strategy,
-          description: `${p.name}: any of (${what}).`,
+          ...base, name: `${name}[]`, schema: { type: 'array', items: schema }, strategy,
+          description: `${name}: any of (${what}).`,
         },
       ];
     }
     case 'order':
       return [{
-        ...base, name: `order[${p.name}]`, schema: { type: 'string', enum: ['asc', 'desc'] },
-        description: `Sort by ${p.name}.`,
+        ...base, name: `order[${name}]`, schema: { type: 'string', enum: ['asc', 'desc'] },
+        description: `Sort by ${name}.`,
       }];
     case 'range':
       return RANGE_OPERATORS.map((op) => ({
         ...base,
-        name: `${p.name}[${op}]`,
+        name: `${name}[${op}]`,
         schema: op === 'between' ? { type: 'string', pattern: '^.+\\.\\..+$' } : valueSchema(p),
         description: op === 'between'
-          ? `${p.name} between two values, inclusive: low..high.`
-          : `${p.name} ${op} the value.`,
+          ? `${name} between two values, inclusive: low..high.`
+          : `${name} ${op} the value.`,
       }));
     case 'boolean':
-      return [{ ...base, name: p.name, schema: { type: 'boolean' }, description: `${p.name} is true or false.` }];
+      return [{ ...base, name, schema: { type: 'boolean' }, description: `${name} is true or false.` }];
     case 'date':
       return DATE_OPERATORS.map((op) => ({
-        ...base, name: `${p.name}[${op}]`, schema: valueSchema(p),
-        description: `${p.name} ${op.replace('_', ' ')} the date.`,
+        ...base, name: `${name}[${op}]`, schema: valueSchema(p),
+        description: `${name} ${op.replace('_', ' ')} the date.`,
       }));
     case 'exists':
       return [{
-        ...base, name: `exists[${p.name}]`, schema: { type: 'boolean' }, description: `${p.name} is (not) null.`,
+        ...base, name: `exists[${name}]`, schema: { type: 'boolean' }, description: `${name} is (not) null.`,
       }];
   }
 }
@@ -77,17 +101,63 @@ function searchProperties(value: unknown, option: string): Record<string, Search
   return value as Record<string, SearchStrategy>;
 }
 
+/** Filters that apply to the identifier (`id`): API Platform's SearchFilter (exact), OrderFilter, RangeFilter. */
+const IDENTIFIER_FILTERS: ReadonlySet<FilterType> = new Set(['search', 'order', 'range']);
+
+/** The property names (or paths) of one declaration, as given. */
+function declaredNames(d: FilterDeclaration): string[] {
+  return d.type === 'search' ? Object.keys(d.properties) : [...d.properties];
+}
+
+/**
+ * Whether any declared property is a dotted path, resolved only once every resource is known
+ * (`completeFilters`).
+ * @param declared - declarations `resolveFilters` already accepted
+ */
+export function hasPathFilters(declared: readonly FilterDeclaration[]): boolean {
+  return declared.some((d) => declaredNames(d).some((name) => name.includes('.')));
+}
+
+/** The message of a path that does not resolve, with a "did you mean" among the segment's resource's names. */
+function pathProblem(problem: PropertyPathProblem, path: string): { what: string; hint?: string } {
+  const { segment, resource } = problem;
+  const names = [...resource.properties.filter((p) => !p.writeOnly).map((p) => p.name), 'id'];
+  switch (problem.problem) {
+    case 'unknown_property': {
+      if (resource.properties.some((p) => p.name === segment && p.writeOnly)) {
+        return { what: 'a writeOnly property cannot be filtered on' };
+      }
+      const best = closestName(segment, names);
+      const where = segment === path ? `unknown property of ${resource.shortName}`
+        : `"${segment}" is no property of ${resource.shortName}`;
+      return best === undefined ? { what: `${where}; expected one of ${names.join(', ')}` }
+        : { what: where, hint: `did you mean "${best}"?` };
+    }
+    case 'not_a_relation':
+      return { what: `"${segment}" of ${resource.shortName} is no relation: a dotted path crosses relations only` };
+    case 'unknown_resource':
+      return { what: `"${segment}" of ${resource.shortName} is a relation to a resource that is not in the API` };
+    case 'too_deep':
+      return { what: `a path crosses at most ${MAX_RELATIONS_CROSSED} relations` };
+  }
+}
+
 /**
  * Resolves filter declarations against the resource's properties.
- * @throws KernelConfigError naming the filter: an unknown property ("Did you mean"), a filter
- *   that does not fit the property's kind (a range on a string), an unknown search strategy, or
- *   a text strategy on a number or a relation
+ * @param resolve - the API's resources by short name, to resolve dotted paths (`author.name`);
+ *   without it (when `defineResource` runs, before the other resources are known) a dotted
+ *   path's first segment is checked (a relation of this resource) and the filter left out, to be
+ *   resolved by `completeFilters` once `apiRoutes` or `describeApi` has every resource
+ * @throws KernelConfigError naming the filter: an unknown property or path segment ("Did you
+ *   mean"), a segment that is no relation, a filter that does not fit the property's kind (a
+ *   range on a string), an order through a to-many relation, an unknown search strategy, or a
+ *   text strategy on a number, a relation or the identifier
  */
 export function resolveFilters(
   declared: readonly FilterDeclaration[], metadata: ResourceMetadata, option: string,
+  resolve?: (shortName: string) => ResourceMetadata | undefined,
 ): readonly ResolvedFilter[] {
   const resolved: ResolvedFilter[] = [];
-  const names = metadata.properties.map((p) => p.name);
   declared.forEach((d, i) => {
     const at = `${option}[${i}]`;
     if (typeof d !== 'object' || d === null || Array.isArray(d)) {
@@ -100,23 +170,34 @@ export function resolveFilters(
       ? Object.entries(searchProperties(d.properties, `${at}.properties`))
       : (d.properties).map((name) => [name, undefined]);
     for (const [name, strategy] of entries) {
-      const p = metadata.properties.find((x) => x.name === name);
-      if (p === undefined) {
-        const best = closestName(name, names);
-        const hint = best === undefined ? `expected one of ${names.join(', ')}` : `did you mean "${best}"?`;
-        throw invalidOption(`${at}.properties`, `unknown property of ${metadata.shortName}`, name, { hint });
+      const dotted = name.includes('.');
+      // before every resource is known: the first segment only (a path from a relation)
+      const found = propertyPath(metadata, name, resolve ?? (() => undefined), { identifier: true, toMany: true });
+      if (!isResolvedPath(found)) {
+        if (resolve === undefined && dotted && found.problem === 'unknown_resource'
+          && found.resource === metadata) continue;
+        const { what, hint } = pathProblem(found, name);
+        throw invalidOption(`${at}.properties`, what, name, hint === undefined ? {} : { hint });
       }
-      if (p.writeOnly) throw invalidOption(`${at}.properties`, 'a writeOnly property cannot be filtered on', name);
+      const p = found.property;
+      const identifier = p === IDENTIFIER_PROPERTY;
       const kind = kindDefinition(p.kind);
-      if (!kind.filters.has(d.type)) {
-        throw invalidOption(`${at}.properties`, `a ${d.type} filter does not apply to a ${p.kind} property`, name);
+      if (identifier ? !IDENTIFIER_FILTERS.has(d.type) : !kind.filters.has(d.type)) {
+        const what = identifier ? 'the identifier' : `a ${p.kind} property`;
+        throw invalidOption(`${at}.properties`, `a ${d.type} filter does not apply to ${what}`, name);
+      }
+      const toMany = found.relations.find((r) => r.kind === 'relations');
+      if (d.type === 'order' && toMany !== undefined) {
+        const what = `an order cannot cross the to-many relation "${toMany.name}" (an item has several values)`;
+        throw invalidOption(`${at}.properties`, what, name);
       }
       if (d.type === 'search') {
         if (strategy === undefined || !STRATEGIES.includes(strategy)) {
           throw invalidOption(`${at}.properties.${name}`, `expected one of ${STRATEGIES.join(', ')}`, strategy);
         }
-        if (strategy !== 'exact' && !kind.textSearch) {
-          throw invalidOption(`${at}.properties.${name}`, `only "exact" applies to a ${p.kind} property`, strategy);
+        if (strategy !== 'exact' && (identifier || !kind.textSearch)) {
+          const what = identifier ? 'the identifier' : `a ${p.kind} property`;
+          throw invalidOption(`${at}.properties.${name}`, `only "exact" applies to ${what}`, strategy);
         }
       }
       if (resolved.some((r) => r.type === d.type && r.property === name)) {
@@ -126,8 +207,10 @@ export function resolveFilters(
         type: d.type,
         property: name,
         kind: p.kind,
+        leaf: p,
+        ...(dotted ? { path: found } : {}),
         ...(strategy !== undefined ? { strategy } : {}),
-        parameters: Object.freeze(parametersOf(d.type, p, strategy)),
+        parameters: Object.freeze(parametersOf(d.type, name, p, found.owner.shortName, strategy)),
       }));
     }
   });

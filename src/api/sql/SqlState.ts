@@ -39,7 +39,9 @@ const COMPILED_PER_RESOURCE = 64;
 
 /** The part of a page's SQL text that varies without filters: its sort order. */
 function orderKey(order: CollectionQuery['order']): string {
-  return order.map((o) => `${o.property} ${o.direction}`).join(',');
+  // a key through relations names each step: `author.name` must not reuse `name`'s statement
+  return order.map((o) => `${[...(o.through ?? []).map((t) => `${t.property}>${t.target.table}`), o.property]
+    .join('.')} ${o.direction}`).join(',');
 }
 
 /** SQLSTATE 23503 / SQLite's extended code: a foreign key constraint refused the statement. */

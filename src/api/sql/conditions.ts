@@ -169,17 +169,44 @@ export function whereOf(
 
 /**
  * The `ORDER BY` list: the given keys, then `id asc` (stable pages). Nulls sort first ascending
- * and last descending on both databases (SQLite's default; PostgreSQL's is the opposite).
- * @throws Error for a property the resource does not have
+ * and last descending on both databases (SQLite's default; PostgreSQL's is the opposite). A key
+ * through to-one relations (`order[author.name]`) is a correlated scalar subquery per relation,
+ * `(select t1.name from authors t1 where t1.id = books.author)`, null when the relation is (API
+ * Platform's OrderFilter left-joins); its aliases `t1`, `t2`… keep a relation to the same table
+ * apart from the outer one.
+ * @throws Error for a property the resource (or a crossed target) does not have, or a step that
+ *   is not a to-one relation to its target (the API layer validates, so this is a bug)
  */
 export function orderOf(resource: ResourceMetadata, order: readonly OrderBy[]): RawBuilder<unknown> {
   const keys = order.map((o) => {
-    if (o.property !== 'id' && !resource.properties.some((p) => p.name === o.property)) {
-      throw new Error(`${resource.shortName} has no property "${o.property}" to order by`);
-    }
     const nulls = o.direction === 'asc' ? sql`nulls first` : sql`nulls last`;
-    return sql`${sql.ref(o.property)} ${sql.raw(o.direction)} ${nulls}`;
+    return sql`${sortKey(resource, o)} ${sql.raw(o.direction)} ${nulls}`;
   });
-  if (!order.some((o) => o.property === 'id')) keys.push(sql`${sql.ref('id')} asc`);
+  if (!order.some((o) => o.property === 'id' && o.through === undefined)) keys.push(sql`${sql.ref('id')} asc`);
   return sql.join(keys, sql`, `);
+}
+
+/** What one {@link OrderBy} sorts by: the column, or the nested subqueries through its relations. */
+function sortKey(resource: ResourceMetadata, o: OrderBy): RawBuilder<unknown> {
+  const has = (r: ResourceMetadata, name: string, kind?: PropertyKind): boolean =>
+    name === 'id' || r.properties.some((p) => p.name === name && (kind === undefined || p.kind === kind));
+  const steps = o.through ?? [];
+  let owner = resource;
+  for (const step of steps) {
+    if (!has(owner, step.property, 'relation')) {
+      throw new Error(`${owner.shortName}.${step.property} is no to-one relation to order through`);
+    }
+    owner = step.target;
+  }
+  if (!has(owner, o.property)) throw new Error(`${owner.shortName} has no property "${o.property}" to order by`);
+  // the id of steps[k]'s target is in `outer`; the subquery reads the next column from it
+  const build = (k: number, outer: RawBuilder<unknown>): RawBuilder<unknown> => {
+    const alias = `t${k + 1}`;
+    const inner = k + 1 === steps.length
+      ? sql.ref(`${alias}.${o.property}`) : build(k + 1, sql.ref(`${alias}.${steps[k + 1].property}`));
+    return sql`(select ${inner} from ${sql.table(steps[k].target.table)} as ${sql.id(alias)}
+      where ${sql.ref(`${alias}.id`)} = ${outer})`;
+  };
+  if (steps.length === 0) return sql.ref(o.property);
+  return build(0, sql.ref(`${resource.table}.${steps[0].property}`));
 }

@@ -1,6 +1,6 @@
 import type {
-  AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, ResourceMetadata, StateContext,
-  StateProcessor, StateProvider, StoredItem, WriteOutcome,
+  AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, OrderBy, ResourceMetadata,
+  StateContext, StateProcessor, StateProvider, StoredItem, WriteOutcome,
 } from './types';
 
 /**
@@ -48,7 +48,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
       .filter((item) => query.conditions.every((c) => holds(c, item, related)));
     matching.sort((a, b) => {
       for (const o of query.order) {
-        const d = compare(valueOf(a, o.property), valueOf(b, o.property));
+        const d = compare(sortValue(a, o, related), sortValue(b, o, related));
         if (d !== 0) return o.direction === 'asc' ? d : -d;
       }
       return a.id - b.id;
@@ -212,6 +212,17 @@ export function distinctIds(ids: readonly number[]): number[] {
 /** A property's value; `id` is the identifier. */
 function valueOf(item: StoredItem, property: string): unknown {
   return property === 'id' ? item.id : item.data[property];
+}
+
+/** The value an item sorts by: its property, or the related item's through to-one relations (null if none). */
+function sortValue(item: StoredItem, order: OrderBy, related: Related): unknown {
+  let at: StoredItem | undefined = item;
+  for (const step of order.through ?? []) {
+    const id: unknown = at.data[step.property];
+    at = id === null || id === undefined ? undefined : related(step.target, id as StoredItem['id']);
+    if (at === undefined) return null;
+  }
+  return valueOf(at, order.property);
 }
 
 /** A stored value as text (strings as they are). */

@@ -22,6 +22,8 @@ export interface ResolvedPropertyPath {
   readonly property: PropertyMetadata;
   /** The relation properties crossed, in order (`author`); none for a plain property. */
   readonly relations: readonly PropertyMetadata[];
+  /** The resource each relation of `relations` points to, in the same order (`Author`). */
+  readonly targets: readonly ResourceMetadata[];
   /**
    * A condition on the last property (its `property` is the last segment, `name`) as a condition
    * on the first resource's items: wrapped in one `related` condition per relation crossed.
@@ -47,15 +49,27 @@ export interface PropertyPathProblem {
 }
 
 /**
+ * The identifier as a property (it is not in `ResourceMetadata.properties`): what a path ending in
+ * `id` (`id`, `author.id`) resolves to when `propertyPath` is asked to accept it.
+ */
+export const IDENTIFIER_PROPERTY: PropertyMetadata = Object.freeze({
+  name: 'id', kind: 'integer', nullable: false, readOnly: true, writeOnly: false,
+});
+
+/**
  * Resolves a dotted property path from a resource.
  * @param resource - where the path starts (`Book`)
  * @param path - property names joined by dots (`author.name`); a single name is a plain property
  * @param resolve - a resource's metadata by short name (the relation's `relation`)
+ * @param options - `identifier`: a last segment `id` is the item's identifier
+ *   ({@link IDENTIFIER_PROPERTY}; API Platform's filters on `id`, `relatedDummy.id`); `toMany`:
+ *   a path may cross to-many relations too (`tags.name`: one of the linked items)
  * @returns the resolved path, or the problem with the segment it met (write-only properties are
  *   unknown: a path never filters on what is never shown)
  */
 export function propertyPath(
   resource: ResourceMetadata, path: string, resolve: (shortName: string) => ResourceMetadata | undefined,
+  options: { readonly identifier?: boolean; readonly toMany?: boolean } = {},
 ): ResolvedPropertyPath | PropertyPathProblem {
   const segments = path.split('.');
   const last = segments.pop()!;
@@ -67,7 +81,8 @@ export function propertyPath(
   for (const segment of segments) {
     const relation = readable(segment);
     if (relation === undefined) return { problem: 'unknown_property', segment, resource: owner };
-    if (relation.kind !== 'relation' || relation.relation === undefined) {
+    const crossable = relation.kind === 'relation' || (options.toMany === true && relation.kind === 'relations');
+    if (!crossable || relation.relation === undefined) {
       return { problem: 'not_a_relation', segment, resource: owner };
     }
     if (relations.length === MAX_RELATIONS_CROSSED) return { problem: 'too_deep', segment, resource: owner };
@@ -77,12 +92,14 @@ export function propertyPath(
     targets.push(target);
     owner = target;
   }
-  const property = readable(last);
+  const property = options.identifier === true && last === 'id' ? IDENTIFIER_PROPERTY : readable(last);
   if (property === undefined) return { problem: 'unknown_property', segment: last, resource: owner };
   const wrap = (condition: FilterCondition): FilterCondition => relations.reduceRight<FilterCondition>(
     (inner, relation, k) => ({ type: 'related', property: relation.name, target: targets[k], condition: inner }),
     condition);
-  return Object.freeze({ path, owner, property, relations: Object.freeze(relations), wrap });
+  return Object.freeze({
+    path, owner, property, relations: Object.freeze(relations), targets: Object.freeze(targets), wrap,
+  });
 }
 
 /** Whether `propertyPath` resolved. */

@@ -137,8 +137,21 @@ export type FilterCondition =
  * are stable.
  */
 export interface OrderBy {
+  /** A property of the resource, `id`, or, with `through`, a property (or `id`) of the last target. */
   readonly property: string;
   readonly direction: 'asc' | 'desc';
+  /**
+   * To-one relations crossed to reach `property` (`order[author.name]`: `[{ property: 'author',
+   * target: Author }]`), in order from the resource. An item whose relation is null sorts as a
+   * null value (API Platform's OrderFilter left-joins). Never a to-many relation.
+   */
+  readonly through?: readonly RelationStep[];
+}
+
+/** One to-one relation crossed by an {@link OrderBy}: the relation property and its target. */
+export interface RelationStep {
+  readonly property: string;
+  readonly target: ResourceMetadata;
 }
 
 /** A validated collection request. */
