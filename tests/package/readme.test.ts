@@ -56,13 +56,38 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test('the README marks its runnable blocks: an install line, a program and a console session at least', () => {
+test('the README marks its runnable blocks: each section\'s program, console sessions and files', () => {
   expect(blocks.map((b) => `${b.kind} ${b.group}`)).toEqual(expect.arrayContaining([
     'install five-minutes', 'serve five-minutes', 'console five-minutes', 'console library', 'console testing',
-    'console cli',
+    'console cli', 'serve properties', 'serve formats', 'serve http-cache', 'output http-cache', 'serve host-errors',
+    'output host-errors', 'file yaml-routes', 'serve yaml-routes', 'file cli', 'serve profiler-panel',
+    'file profiler-panel', 'file five-minutes',
   ]));
   for (const block of blocks.filter((b) => b.kind === 'console')) expect(consoleSteps(block.body).length).toBeGreaterThan(0);
 });
+
+/**
+ * Waits until `server` has printed the `expected` lines (as {@link missingLine} matches them), or has exited.
+ * @returns the first line still missing once the process exited, else undefined
+ */
+function printedOrExited(server: ServerProcess, expected: readonly string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const missing = missingLine(expected, server.output());
+      if (missing === undefined) done(undefined);
+    };
+    const done = (result: string | undefined): void => {
+      server.child.stdout?.off('data', check);
+      server.child.stderr?.off('data', check);
+      resolve(result);
+    };
+    // listeners added after startProcess's own, so output() already holds the chunk
+    server.child.stdout?.on('data', check);
+    server.child.stderr?.on('data', check);
+    void server.exited.then(() => done(missingLine(expected, server.output())));
+    check();
+  });
+}
 
 /** A second run of a group's server and sessions with its environment changed (the PostgreSQL variant). */
 interface Variant {
@@ -103,6 +128,7 @@ function describeGroup(group: string, variant?: Variant): void {
     }
     fs.mkdirSync(dir(), { recursive: true });
     for (const b of own.filter((x): x is ReadmeBlock & { file: string } => x.file !== undefined)) {
+      fs.mkdirSync(path.dirname(path.join(dir(), b.file)), { recursive: true });
       fs.writeFileSync(path.join(dir(), b.file), atPort(b.body, ports));
     }
     const env = variant === undefined ? {} : await variant.start();
@@ -130,6 +156,16 @@ function describeGroup(group: string, variant?: Variant): void {
         throw new Error(`README block at line ${line}: "${command}" did not print\n  ${missing}\nIt printed:\n${output}`);
       }
     }, scaled(90_000));
+  }
+  for (const output of own.filter((b) => b.kind === 'output')) {
+    test(`the server prints what line ${output.line} shows`, async () => {
+      const expected = output.body.trimEnd().split('\n').map((e) => atPort(e, ports));
+      // a line the program logs after it answered (a warning is written on the next tick) may still be in the pipe
+      const missing = await printedOrExited(server!, expected);
+      if (missing !== undefined) {
+        throw new Error(`README block at line ${output.line}: the server did not print\n  ${missing}\nIt printed:\n${server!.output()}`);
+      }
+    }, scaled(30_000));
   }
   if (stop !== undefined) {
     test(`on SIGTERM the server prints what line ${stop.line} shows and exits as it says`, async () => {

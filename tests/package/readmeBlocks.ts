@@ -1,7 +1,7 @@
 /**
  * The README's runnable blocks: each fenced block preceded by a marker comment
  *
- *     <!-- readme-test: <kind> <group>[/<file>] -->
+ *     <!-- readme-test: <kind> <group>[/<file>] -->   (the file may be in a folder: `config/routes.yaml`)
  *
  * where `kind` says what the test does with it:
  * - `install <group>`: the `npm install` lines (packages; `-D` for development ones) the group's
@@ -12,6 +12,9 @@
  * - `console <group>`: a shell session: each `$ command` (a trailing `\` continues it) is run
  *   with bash in the group's folder, and the lines after it are its expected output, each
  *   matching one line of the actual output, in order (`…` matches anything);
+ * - `output <group>`: what the group's server has printed (stdout and stderr) once its console
+ *   sessions ran, matched as a console command's output (a line the program logs, e.g. an error
+ *   it reported);
  * - `stop <group>`: what the group's server prints once it gets SIGTERM (after the console
  *   sessions), matched as a console command's output; a line `… exit code <n> …` there is also
  *   the exit code the process must end with;
@@ -23,9 +26,9 @@
 
 /** One marked block. */
 export interface ReadmeBlock {
-  readonly kind: 'install' | 'file' | 'serve' | 'console' | 'stop' | 'postgres';
+  readonly kind: 'install' | 'file' | 'serve' | 'console' | 'output' | 'stop' | 'postgres';
   readonly group: string;
-  /** The file name (`file`, `serve`), else undefined. */
+  /** The file's path in the group's folder (`file`, `serve`; `config/routes.yaml`), else undefined. */
   readonly file?: string;
   readonly body: string;
   /** The README line of the marker, 1-based. */
@@ -38,7 +41,7 @@ export interface ConsoleStep {
   readonly expected: readonly string[];
 }
 
-const MARKER = /^<!-- readme-test: (install|file|serve|console|stop|postgres) ([\w.-]+)(?:\/([\w.-]+))? -->$/;
+const MARKER = /^<!-- readme-test: (install|file|serve|console|output|stop|postgres) ([\w.-]+)(?:\/([\w.-]+(?:\/[\w.-]+)*))? -->$/;
 const KINDS_WITH_FILE = new Set(['file', 'serve']);
 
 /**
@@ -53,6 +56,7 @@ export function readmeBlocks(text: string): ReadmeBlock[] {
     if (marker === null) continue;
     const [, kind, group, file] = marker;
     if (!lines[i + 1]?.startsWith('```')) throw new Error(`README line ${i + 1}: a readme-test marker needs a block right after it`);
+    if (file?.split('/').includes('..') === true) throw new Error(`README line ${i + 1}: a file outside its group's folder`);
     if (KINDS_WITH_FILE.has(kind) !== (file !== undefined)) {
       throw new Error(`README line ${i + 1}: "${kind}" ${KINDS_WITH_FILE.has(kind) ? 'needs' : 'takes no'} a file name`);
     }
