@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
 import {
-  isAtomic, type DeleteOutcome, type QueryLogEntry, type StateContext, type StateProcessor, type StoredItem,
-  type WriteOutcome,
+  idFromIri, isAtomic, type OrderBy, type DeleteOutcome, type QueryLogEntry, type StateContext, type StateProcessor,
+  type StoredItem, type WriteOutcome,
 } from '../api';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
@@ -44,6 +44,11 @@ export interface AuditedChange {
   readonly item: StoredItem;
   /** The properties the change set (create), changed (update) or held (delete), with their values. */
   readonly changes: readonly AuditFieldChange[];
+}
+
+/** The order of a relation's choices: by the target's label, else by id. */
+export function labelOrder(admin: AdminResource): OrderBy[] {
+  return [{ property: admin.labelField ?? 'id', direction: 'asc' }];
 }
 
 /** One select option. */
@@ -182,15 +187,34 @@ export class AdminApp {
     return outcome;
   }
 
-  /** The choices of a relation's select: the target's items (the first 100 by label), `(none)` first. */
-  async relationChoices(req: Request, target: string): Promise<Choice[]> {
+  /**
+   * The choices of a relation's select: the target's items by label, when it has at most
+   * `relationSelectLimit` of them (one query of that many plus one).
+   * @param target - the target's short name
+   * @returns the choices, or null when the target has more items (the relation picker's case)
+   */
+  async relationChoices(req: Request, target: string): Promise<Choice[] | null> {
     const admin = this.admins.get(target);
     if (admin === undefined) return [];
-    const order = admin.labelField === undefined ? [] : [{ property: admin.labelField, direction: 'asc' as const }];
+    const limit = this.options.relationSelectLimit;
     const page = await admin.resource.provider!.provideCollection(admin.resource.metadata, {
-      conditions: [], order, page: 1, itemsPerPage: 100, partial: true,
+      conditions: [], order: labelOrder(admin), page: 1, itemsPerPage: limit + 1, partial: true,
     }, this.stateContext(req));
+    if (page.items.length > limit) return null;
     return page.items.map((item) => ({ value: String(item.id), label: itemLabel(admin, item) }));
+  }
+
+  /**
+   * The id a relation's field names: an id (`12`) or the target's IRI (`/api/authors/12`).
+   * @param target - the target's short name
+   * @param value - as typed
+   * @returns the id, or null when the value is neither
+   */
+  relatedId(target: string, value: string): number | null {
+    const text = value.trim();
+    if (/^[1-9]\d{0,14}$/.test(text)) return Number(text);
+    const prefix = this.prefixes[target];
+    return prefix === undefined ? null : idFromIri(text, prefix);
   }
 
   /**

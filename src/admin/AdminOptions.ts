@@ -5,6 +5,12 @@ import type { Resource, StateContext, StateProcessor, StateProvider } from '../a
 import type { AuditStore } from './AuditLog';
 import { crudOptionsSchema, type CrudOptions } from './CrudOptions';
 
+/**
+ * The default of `relationSelectLimit`: up to 50 targets, a relation is a `<select>` (a list
+ * one scans at a glance, a few kilobytes of HTML); above, the relation picker.
+ */
+export const RELATION_SELECT_LIMIT = 50;
+
 const RESOURCE = 'expected what defineResource() returns';
 const PATH = 'expected a path such as "/admin" (no trailing slash, no placeholder)';
 const path = z.string({ error: PATH }).regex(/^\/[^{}?#]*[^/{}?#]$/, { error: PATH });
@@ -41,6 +47,16 @@ export const adminOptionsSchema = optionsObject({
   stylesheetPath: path.optional(),
   /** Rows per index page. @default 20 */
   itemsPerPage: integerFrom(1).max(100, { error: 'expected at most 100' }).optional(),
+  /**
+   * The most items a relation's target may have for the relation to be a `<select>` of them all
+   * (on the form and in the index's filters). A target with more items gets, on the form, an id
+   * input and a "Choose…" button that opens the relation picker (a search page with pages of
+   * results, no script needed), and in the filters an input that takes an id, an IRI or part
+   * of the target's label. `0` always uses the picker.
+   * @default 50 ({@link RELATION_SELECT_LIMIT})
+   * @example 200
+   */
+  relationSelectLimit: integerFrom(0).max(1000, { error: 'expected at most 1000' }).optional(),
   /** Entries of the audit log on the dashboard. @default 10 */
   latestChanges: integerFrom(1).max(100, { error: 'expected at most 100' }).optional(),
   /**
@@ -71,6 +87,7 @@ export interface ResolvedAdminOptions {
   readonly stylesheetPath: string;
   readonly itemsPerPage: number;
   readonly latestChanges: number;
+  readonly relationSelectLimit: number;
   readonly auditStore: AuditStore;
   readonly stateContext?: (req: Request) => StateContext;
   readonly role: string;

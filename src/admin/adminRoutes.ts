@@ -5,10 +5,13 @@ import { Route, type RouteOptions } from '../routing/Route';
 import { RouteCollection } from '../routing/RouteCollection';
 import type { SecuredRouteOptions } from '../security/RouteSecurity';
 import { AdminApp } from './AdminApp';
-import { adminOptionsSchema, type AdminOptions, type ResolvedAdminOptions } from './AdminOptions';
+import {
+  adminOptionsSchema, RELATION_SELECT_LIMIT, type AdminOptions, type ResolvedAdminOptions,
+} from './AdminOptions';
 import { checkCrud } from './CrudOptions';
 import { batchActionScreen, batchDeleteScreen, itemActionScreen, toggleScreen } from './actionScreens';
-import { deleteScreen, detailScreen, editScreen, newScreen } from './itemScreens';
+import { deleteScreen, detailScreen, editScreen, loadItem, newScreen } from './itemScreens';
+import { pickerScreen } from './relationPicker';
 import { indexScreen } from './indexScreen';
 import { inAdminLayout } from './errorPage';
 import { auditScreen } from './history';
@@ -62,6 +65,7 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
     stylesheetPath: o.stylesheetPath ?? '/bundles/admin/admin.css',
     itemsPerPage: o.itemsPerPage ?? 20,
     latestChanges: o.latestChanges ?? 10,
+    relationSelectLimit: o.relationSelectLimit ?? RELATION_SELECT_LIMIT,
     auditStore,
     ...(o.stateContext !== undefined ? { stateContext: o.stateContext } : {}),
     role: o.role ?? 'ROLE_ADMIN',
@@ -87,6 +91,11 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
  *   `admin_<s>_detail` GET `<prefix>/<slug>/{id}`, `admin_<s>_edit` GET|POST
  *   `<prefix>/<slug>/{id}/edit`, `admin_<s>_delete` GET|POST `<prefix>/<slug>/{id}/delete`
  *   (`id: \d+`); a resource without a processor gets only index and detail;
+ * - per relation on a resource's form: `admin_<s>_new_pick` POST `<prefix>/<slug>/new/pick/{field}`
+ *   and `admin_<s>_edit_pick` POST `<prefix>/<slug>/{id}/edit/pick/{field}` (the relation
+ *   picker: the form's values in, a search of the target's items, back to the form with the
+ *   choice; the form's "Choose…" button posts there when the target has more than
+ *   `relationSelectLimit` items);
  * - when configured (`crud`): `admin_<s>_batch_action` POST `<prefix>/<slug>/batch/{action}`
  *   (custom batch actions), `admin_<s>_toggle` POST `<prefix>/<slug>/{id}/toggle/{field}` (the
  *   index's switches of booleans, for a writable resource), `admin_<s>_action` GET|POST
@@ -129,8 +138,15 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
     const id = { requirements: { id: '\\d+' } };
     add(name('index'), base, ['GET'], indexScreen(app, admin));
     add(name('export'), `${base}/export.csv`, ['GET'], csvExport(app, admin));
+    // the relation picker of each relation on the form (routed for any count: the form links it when needed)
+    const picked = admin.formFields.filter((f) => f.relation !== undefined && !f.readOnly).map((f) => f.name);
+    const field = picked.join('|');
     if (admin.writable) {
       add(name('new'), `${base}/new`, ['GET', 'POST'], newScreen(app, admin));
+      if (picked.length > 0) {
+        add(name('new_pick'), `${base}/new/pick/{field}`, ['POST'], pickerScreen(app, admin, 'new', loadItem),
+          { requirements: { field } });
+      }
       add(name('batch_delete'), `${base}/batch-delete`, ['POST'], batchDeleteScreen(app, admin));
     }
     const batch = admin.actions.filter((a) => a.scope !== 'item').map((a) => a.name);
@@ -141,6 +157,10 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
     add(name('detail'), `${base}/{id}`, ['GET'], detailScreen(app, admin), id);
     if (admin.writable) {
       add(name('edit'), `${base}/{id}/edit`, ['GET', 'POST'], editScreen(app, admin), id);
+      if (picked.length > 0) {
+        add(name('edit_pick'), `${base}/{id}/edit/pick/{field}`, ['POST'], pickerScreen(app, admin, 'edit', loadItem),
+          { requirements: { id: '\\d+', field } });
+      }
       add(name('delete'), `${base}/{id}/delete`, ['GET', 'POST'], deleteScreen(app, admin), id);
       const switches = admin.fields.filter((f) => f.renderAsSwitch && !f.readOnly).map((f) => f.name);
       if (switches.length > 0) {

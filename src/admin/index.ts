@@ -6,7 +6,7 @@
  */
 export { adminRoutes } from './adminRoutes';
 export { AdminError } from './AdminError';
-export { adminOptionsSchema } from './AdminOptions';
+export { adminOptionsSchema, RELATION_SELECT_LIMIT } from './AdminOptions';
 export type { AdminOptions } from './AdminOptions';
 export { AUDIT_LOG_METADATA, AuditLog, auditLogMigration } from './AuditLog';
 export type {

@@ -9,13 +9,15 @@ import { columnLabel, displayValue } from './display';
 import { isGranted } from '../security/SecurityState';
 import type { Translator } from './translations';
 import { lastPage } from './lastPage';
+import { relationLabelCondition } from './relationPicker';
 
 /**
  * The index screen (EasyAdmin's `index` action): a page of items in a table, sorted by a column
  * (`?sort=title&direction=desc`, shown with `aria-sort`), searched across the text fields
  * (`?query=`, case-insensitive, any of them, a related item's through its relation: `author.name`),
  * filtered by the resource's own filters (the API's query parameters: `featured=true`,
- * `price[gte]=10`...), paginated (`?page=`). A parameter the screen cannot read is a 400 naming it.
+ * `price[gte]=10`...; a relation's filter also takes part of the target's label, `author=herbert`),
+ * paginated (`?page=`). A parameter the screen cannot read is a 400 naming it.
  * @module
  */
 
@@ -77,10 +79,17 @@ export function readQuery(app: AdminApp, admin: AdminResource, raw: string): Ind
     throw new InvalidQueryError('Invalid value for the query parameter "direction": expected asc or desc.');
   }
   const text = (single(pairs, 'query') ?? '').trim().slice(0, 200);
-  const filters = pairs.filter((p) => !OWN.has(p.name) && p.value !== '');
+  const conditions: FilterCondition[] = [];
+  const filters = pairs.filter((p) => {
+    if (OWN.has(p.name) || p.value === '') return false;
+    // a relation filter given a name rather than an id: the target's label searched
+    const byLabel = relationLabelCondition(app, admin, p);
+    if (byLabel !== undefined) conditions.push(byLabel);
+    return byLabel === undefined;
+  });
   const filterQuery = filters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
   const parsed = parseCollectionQuery(filterQuery, admin.resource, { prefixes: app.prefixes, strict: true });
-  const conditions: FilterCondition[] = [...parsed.conditions];
+  conditions.unshift(...parsed.conditions);
   if (text !== '' && admin.searchPaths.length > 0) {
     // any of the fields, a related one through its relation (a book by its author's name)
     conditions.push({
@@ -112,8 +121,16 @@ async function filterControls(
     switch (f.type) {
       case 'search':
         if (field.kind === 'relation' && field.relation !== undefined) {
-          const choices = [{ value: '', label: t('index.any') }, ...await app.relationChoices(req, field.relation)];
-          controls.push({ ...input(f.property, label, 'select'), choices });
+          const related = await app.relationChoices(req, field.relation);
+          if (related !== null) {
+            const choices = [{ value: '', label: t('index.any') }, ...related];
+            controls.push({ ...input(f.property, label, 'select'), choices });
+          } else {
+            // too many to list: an id, an IRI, or part of the target's label (relationLabelCondition)
+            const byLabel = app.admins.get(field.relation)?.labelField !== undefined;
+            controls.push(input(f.property,
+              t(byLabel ? 'index.relation_filter' : 'index.relation_filter_id', { field: label }), 'text'));
+          }
         } else if (field.kind === 'enum') {
           const values = (field.enumValues ?? [])
             .map((v) => ({ value: v, label: app.text(req, field.choices?.[v] ?? v) }));

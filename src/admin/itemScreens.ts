@@ -12,6 +12,7 @@ import { fieldChanges, formObject, itemValues, submittedValues, type FormValue }
 import { isAuditFailure } from './AuditLog';
 import { unexpectedOutcome } from './AdminError';
 import { requestLog } from '../profiler/requestLogger';
+import { relationControl, type PickerControl } from './relationPicker';
 import type { StorageUnavailableError } from '../storage/StorageUnavailableError';
 
 /**
@@ -73,18 +74,29 @@ async function renderForm(
     } else general.push(v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`);
   }
   const fields = [];
+  const formUrl = item === null ? app.url(req, admin.slug, 'new') : app.url(req, admin.slug, item.id, 'edit');
   for (const f of admin.formFields) {
-    let choices: Choice[] | undefined;
-    if (f.type === 'association' && f.relation !== undefined) {
-      choices = [{ value: '', label: t('form.none') }, ...await app.relationChoices(req, f.relation)];
+    let choices: readonly Choice[] | undefined;
+    let picker: PickerControl | undefined;
+    const shownValue = f.readOnly && item !== null ? itemValues(admin, item)[f.name] : state.values[f.name];
+    if (f.type === 'association' && f.relation !== undefined && !f.readOnly) {
+      const control = await relationControl(app, req, f, typeof shownValue === 'string' ? shownValue : '',
+        `${formUrl}/pick/${encodeURIComponent(f.name)}`, t);
+      if ('choices' in control) choices = control.choices;
+      else picker = control.picker;
     } else if (f.type === 'choice') {
       choices = [...(f.required ? [] : [{ value: '', label: t('form.none') }]),
         ...(f.enumValues ?? []).map((v) => ({ value: v, label: app.text(req, f.choices?.[v] ?? v) }))];
     }
-    const shownValue = f.readOnly && item !== null ? itemValues(admin, item)[f.name] : state.values[f.name];
+    const fieldErrors = errors.get(f.name) ?? [];
+    // what the control's aria-describedby names: its help (a datetime's UTC note, a picker's), choice, errors
+    const describedBy = [
+      f.help !== undefined || f.kind === 'datetime' || picker !== undefined ? `help-${f.name}` : '',
+      picker !== undefined ? `current-${f.name}` : '', fieldErrors.length > 0 ? `error-${f.name}` : '',
+    ].filter((id) => id !== '').join(' ');
     fields.push({
       ...f, label: app.text(req, f.label), help: f.help === undefined ? undefined : app.text(req, f.help),
-      value: shownValue ?? '', errors: errors.get(f.name) ?? [], choices,
+      value: shownValue ?? '', errors: fieldErrors, choices, picker, describedBy,
     });
   }
   const label = item === null ? '' : itemLabel(admin, item);
@@ -94,12 +106,14 @@ async function renderForm(
       ? t('form.new_title', { resource: app.text(req, admin.singular) })
       : t('form.edit_title', { item: label }),
     fields,
+    // Enter in a field saves: the form's first submit button (a hidden twin of Save) comes before "Choose…"
+    hasPicker: fields.some((f) => f.picker !== undefined),
     general,
     hasErrors: state.violations.length > 0,
     conflict: state.conflict === true,
     problem: state.problem,
     version: item?.version,
-    action: item === null ? app.url(req, admin.slug, 'new') : app.url(req, admin.slug, item.id, 'edit'),
+    action: formUrl,
     cancel: item === null ? app.url(req, admin.slug) : app.url(req, admin.slug, item.id),
     submit: item === null ? t('action.create') : t('action.save'),
   });
@@ -157,7 +171,10 @@ export function detailScreen(app: AdminApp, admin: AdminResource) {
   };
 }
 
-/** `GET|POST /admin/{slug}/new`: the empty form; a valid POST creates the item (303 to its page). */
+/**
+ * `GET|POST /admin/{slug}/new`: the empty form; a valid POST creates the item (303 to its page);
+ * a POST with `_resume` (back from the relation picker) shows the form again with its values.
+ */
 export function newScreen(app: AdminApp, admin: AdminResource) {
   return async function adminNew(req: Request, res: Response): Promise<void> {
     if (req.method !== 'POST') {
@@ -165,6 +182,8 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
     }
     const body = await app.checkedForm(req, res);
     const values = submittedValues(admin, body);
+    // back from the relation picker: the form again, with its values and the choice, nothing saved
+    if (isResume(body)) return renderForm(app, req, res, admin, null, { values, violations: [] }, 200);
     const checked = validate(app, req, admin, body);
     if ('violations' in checked) return renderForm(app, req, res, admin, null, { values, ...checked }, 422);
     const { metadata } = admin.resource;
@@ -190,6 +209,11 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
   };
 }
 
+/** Whether a form's POST comes back from the relation picker (`_resume`): shown again, never saved. */
+function isResume(body: Readonly<Record<string, unknown>>): boolean {
+  return body._resume !== undefined;
+}
+
 /** The version a form was made from (`_version`), or 0 (never a stored version: a conflict). */
 export function formVersion(body: Readonly<Record<string, unknown>>): number {
   return typeof body._version === 'string' && /^[1-9]\d{0,14}$/.test(body._version) ? Number(body._version) : 0;
@@ -197,7 +221,8 @@ export function formVersion(body: Readonly<Record<string, unknown>>): number {
 
 /**
  * `GET|POST /admin/{slug}/{id}/edit`: the item's form; a valid POST of the current version
- * replaces it (303 to its page); a POST of an older version is a 409 and changes nothing.
+ * replaces it (303 to its page); a POST of an older version is a 409 and changes nothing; a
+ * POST with `_resume` (back from the relation picker) shows the form again with its values and version.
  */
 export function editScreen(app: AdminApp, admin: AdminResource) {
   return async function adminEdit(req: Request, res: Response): Promise<void> {
@@ -209,6 +234,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
     const values = submittedValues(admin, body);
     const version = formVersion(body);
     const stale = { ...item, version }; // the form keeps the version it was made from
+    if (isResume(body)) return renderForm(app, req, res, admin, stale, { values, violations: [] }, 200);
     const checked = validate(app, req, admin, body, item);
     if ('violations' in checked) return renderForm(app, req, res, admin, stale, { values, ...checked }, 422);
     const { metadata } = admin.resource;

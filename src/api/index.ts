@@ -38,6 +38,7 @@ export type {
   FormatDocsContext,
 } from './format/Format';
 export { etagOf } from './http/etag';
+export { idFromIri } from './serializer/iri';
 export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
 export { parseQueryString, MAX_QUERY_LENGTH, type QueryPair } from './query/queryString';
 export { mergePatch } from './write/mergePatch';

@@ -3,7 +3,8 @@
  * (text nodes, `<title>`, `aria-label`, `title`, `placeholder`) is an English catalog message or
  * a catalog key left untranslated. The walk chooses French with the language switcher, then
  * visits each screen: login, dashboard, index (searched, filtered), detail, new, edit, a form
- * with errors, delete and batch confirmations, an item action, the audit log, an item's history,
+ * with errors, delete and batch confirmations, an item action, the relation picker (a search, none
+ * found, back to the form), the audit log, an item's history,
  * the flash after a save, the CSV export's header, and the 400, 403, 404 and 409 pages.
  */
 import * as cheerio from 'cheerio';
@@ -117,6 +118,13 @@ test('no page of the walk in French shows an English message or a catalog key', 
   keep('batch confirm', await admin.post('/admin/books/batch-delete').type('form').send(`_token=${token}&ids=2&ids=3`));
   keep('batch action confirm', await admin.post('/admin/books/batch/feature').type('form').send(`_token=${token}&ids=2&ids=3`));
   keep('item action confirm', await admin.get('/admin/books/2/action/feature'));
+  const picker = await admin.post('/admin/books/1/edit/pick/author').type('form')
+    .send({ _token: token, _version: '2', title: 'Dune', author: 'herbert' });
+  keep('relation picker', picker);
+  keep('relation picker, nothing found', await admin.post('/admin/books/1/edit/pick/author').type('form')
+    .send({ _token: token, _version: '2', _current: '1', _q: 'nobody-like-this', title: 'Dune' }));
+  keep('form back from the picker', await admin.post('/admin/books/1/edit').type('form')
+    .send({ _token: token, _version: '2', _resume: '1', title: 'Dune', author: 'nobody' }));
   keep('audit', await admin.get('/admin/audit'));
   keep('audit filtered', await admin.get('/admin/audit?resource=Book&item=1&action=update'));
   keep('bad query 400', await admin.get('/admin/books?page=abc'));
@@ -130,7 +138,8 @@ test('no page of the walk in French shows an English message or a catalog key', 
     ['dashboard', 200], ['index', 200], ['index searched and sorted', 200], ['index filtered', 200],
     ['index empty', 200], ['authors', 200], ['author detail', 200], ['new', 200], ['new with errors 422', 422],
     ['delete confirm', 200], ['referenced delete', 409], ['batch confirm', 200], ['batch action confirm', 200],
-    ['item action confirm', 200], ['audit', 200], ['audit filtered', 200], ['bad query 400', 400],
+    ['item action confirm', 200], ['relation picker', 200], ['relation picker, nothing found', 200],
+    ['form back from the picker', 200], ['audit', 200], ['audit filtered', 200], ['bad query 400', 400],
     ['not found 404', 404], ['export header', 200], ['forbidden 403', 403],
   ]);
   expect([...pages].flatMap(([name, page]) => english(page.texts).map((m) => `${name}: ${m}`))).toEqual([]);

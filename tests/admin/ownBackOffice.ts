@@ -111,13 +111,16 @@ export function resources(provider: StateProvider, processor: StateProcessor): {
 }
 
 /** A kernel with the back office of {@link resources} on `store`, `alice` and `bob` its administrators. */
-export function ownKernel(store: OwnStore, options: { itemsPerPage?: number; crud?: AdminOptions['crud'] } = {}): {
+export function ownKernel(store: OwnStore, options: {
+  itemsPerPage?: number; crud?: AdminOptions['crud']; relationSelectLimit?: number;
+} = {}): {
   kernel: Kernel; writer: Resource; novel: Resource;
 } {
   const { writer, novel } = resources(store.provider, store.processor);
   const kernel = adminKernel(adminRoutes({
     resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20,
     ...(options.crud !== undefined ? { crud: options.crud } : {}),
+    ...(options.relationSelectLimit !== undefined ? { relationSelectLimit: options.relationSelectLimit } : {}),
   }));
   return { kernel, writer, novel };
 }

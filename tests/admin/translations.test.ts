@@ -32,6 +32,14 @@ describe('the back office catalogs', () => {
     expect(en('index.total')).toBe('{count} items'); // no count: the plural, its placeholder left
   });
 
+  test('French reads naturally with one related item and beside the user\'s name', () => {
+    const fr = translatorFor('fr').t;
+    // was `Les 1 dans la liste` and `Connecté en tant que admin`
+    expect([1, 2].map((count) => fr('detail.related_all', { count }))).toEqual(['Le voir dans la liste', 'Les 2 dans la liste']);
+    expect(translatorFor('en').t('detail.related_all', { count: 1 })).toBe('See it in the list');
+    expect(fr('layout.signed_in_as', { user: 'admin' })).toBe('Connecté : admin');
+  });
+
   test('the login error is translated by its ERR_FIREWALL_* code, whatever the English text says', () => {
     const { t } = translatorFor('fr');
     expect(loginError({ code: 'ERR_FIREWALL_BAD_CREDENTIALS', message: 'Bad credentials.' }, t))

@@ -13,6 +13,10 @@ export function itemIri(prefix: string, id: number, baseUrl = ''): string {
 /**
  * The id an IRI names, or null when it is not `<baseUrl><prefix>/<digits>`. A full URL's path
  * is read (`http://host/api/authors/3`), as API Platform's IRI converter accepts.
+ * @param iri - the IRI, e.g. `/api/authors/3`
+ * @param prefix - the target's collection path, e.g. `/api/authors`
+ * @param baseUrl - the mount path the IRI may carry (`/index.php`). @default ''
+ * @returns the id (an integer from 1), or null
  */
 export function idFromIri(iri: string, prefix: string, baseUrl = ''): number | null {
   let path = iri;
