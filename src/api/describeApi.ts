@@ -21,6 +21,8 @@ export interface OperationDescription
   readonly role?: string;
   /** A `securityPostDenormalize` rule applies (403 possible after the body is read). */
   readonly securedPostDenormalize: boolean;
+  /** A `securityPostValidation` rule applies (403 possible after the body is validated). */
+  readonly securedPostValidation: boolean;
   /** Reads a request body (Post, Put, Patch). */
   readonly input: boolean;
   /**
@@ -47,6 +49,11 @@ export interface ResourceDescription {
   readonly operations: readonly OperationDescription[];
   readonly filters: readonly ResolvedFilter[];
   readonly pagination: ResolvedPagination;
+  /**
+   * The properties with a `security` rule: documented as the others are (API Platform does not
+   * hide them), but not required in the items sent, since a client the rule denies does not get them.
+   */
+  readonly securedProperties: readonly string[];
 }
 
 /** What `describeApi` returns. */
@@ -126,6 +133,8 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
       routePrefix: r.routePrefix,
       filters: r.filters,
       pagination: r.pagination,
+      securedProperties: Object.freeze(Object.keys(r.propertySecurity)
+        .filter((name) => r.propertySecurity[name].security !== undefined)),
       operations: Object.freeze(r.operations.map((op) => {
         const input = op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch';
         const parameters = op.kind === 'GetCollection'
@@ -141,6 +150,7 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           secured: op.security !== undefined,
           ...(typeof op.security === 'string' ? { role: op.security } : {}),
           securedPostDenormalize: op.securityPostDenormalize !== undefined,
+          securedPostValidation: op.securityPostValidation !== undefined,
           input,
           inputTypes: input ? (op.kind === 'Patch' ? patchTypes : inputTypes) : [],
           formats: outputs,

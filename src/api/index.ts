@@ -17,6 +17,9 @@ export {
   type FilterType, type FilterDeclaration, type QueryParameter,
 } from './resource/filters';
 export type { ResolvedFilter } from './resource/filterResolution';
+export type {
+  PropertySecurityOptions, PropertySecurityContext, PropertyPostDenormalizeContext, PropertySecurityMap,
+} from './resource/propertySecurity';
 export {
   defineResource, plural, snakeCase, type ResourceOptions, type Resource, type ResolvedOperation,
   type PaginationOptions, type ResolvedPagination,

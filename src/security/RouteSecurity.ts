@@ -156,18 +156,36 @@ export async function enforce<C>(
   req: Request,
   res: Response,
   next: NextFunction,
-  source: AccessDecision['source'],
+  source: RouteCheckSource,
   check: SecurityCheck<C>,
   context: C,
   message: string | undefined,
 ): Promise<void> {
   const granted = (await check(context)) === true;
+  recordDecision(req, source, granted);
+  if (granted) return next();
+  denyAccess(req, res, next, message);
+}
+
+/** The option each route check is declared with, as the profiler lists it. */
+const CHECK_OPTION: Readonly<Record<RouteCheckSource, string>> = {
+  security: 'security',
+  security_post_denormalize: 'securityPostDenormalize',
+  security_post_validation: 'securityPostValidation',
+};
+
+/** The sources of the checks a route (or an API operation) declares. */
+export type RouteCheckSource = Exclude<AccessDecision['source'], 'access_control'>;
+
+/**
+ * Records a route check's decision in `req.security.decisions` (the profiler's security panel).
+ * @param source - which check decided
+ */
+export function recordDecision(req: Request, source: RouteCheckSource, granted: boolean): void {
   req.security?.decisions.push({
     source,
     rule: `route "${req.kernel!.route ?? '?'}"`,
-    attributes: [source === 'security' ? 'security' : 'securityPostDenormalize'],
+    attributes: [CHECK_OPTION[source]],
     result: granted ? 'granted' : 'denied',
   });
-  if (granted) return next();
-  denyAccess(req, res, next, message);
 }

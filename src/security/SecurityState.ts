@@ -3,8 +3,11 @@ import { defineRequestSlot } from '../http/requestSlots';
 
 /** One access decision, as the profiler's security panel lists them (Symfony's access decision log). */
 export interface AccessDecision {
-  /** Which check decided: a firewall `accessControl` rule, or a route's `security` / `securityPostDenormalize`. */
-  readonly source: 'access_control' | 'security' | 'security_post_denormalize';
+  /**
+   * Which check decided: a firewall `accessControl` rule, a route's `security` /
+   * `securityPostDenormalize`, or an API operation's `securityPostValidation`.
+   */
+  readonly source: 'access_control' | 'security' | 'security_post_denormalize' | 'security_post_validation';
   /** The rule, e.g. `accessControl[0] (path ^/admin)` or `route "book_update"`. */
   readonly rule: string;
   /** What was required, e.g. `['ROLE_ADMIN']`, `['allowIf']`, `['security']`. */

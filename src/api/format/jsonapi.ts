@@ -84,6 +84,8 @@ async function included(c: FormatContext, items: readonly StoredItem[], s: Selec
     for (const item of items) {
       const id = item.data[name];
       if (typeof id !== 'number' || seen.has(`${target.shortName}/${id}`)) continue;
+      // a relation the client may not read (its property's `security`) includes nothing
+      if (!(name in c.normalize(item, {}, c.resource))) continue;
       seen.add(`${target.shortName}/${id}`);
       const read = await c.readItem(target, id);
       if (read !== null) out.push(resourceObject({ ...c, resource: target }, target, read, wanted));

@@ -1,7 +1,10 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { bodyReader, hasBody, isJsonRequest } from '../../http/body/JsonBodyReader';
 import { AccessDeniedHttpError } from '../../http/errors';
-import { baseContext, type PostDenormalizeContext, type SecurityContext } from '../../security/RouteSecurity';
+import { denyAccess } from '../../security/ExceptionListener';
+import {
+  baseContext, recordDecision, type PostDenormalizeContext, type SecurityContext,
+} from '../../security/RouteSecurity';
 import { parseCollectionQuery } from '../query/collectionQuery';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { SecurityRule } from '../resource/operations';
@@ -28,6 +31,7 @@ import { etagOf, ifMatch, notModified } from './etag';
 import { negotiateFormat } from './negotiation';
 import { apiResponseHeaders, contentTypeOf, sendText } from './respond';
 import { HttpError } from '../../http/errors';
+import { fullRepresentation, PropertyAccess } from './PropertyAccess';
 import type { HttpCache } from '../httpCache/HttpCache';
 
 /**
@@ -57,9 +61,10 @@ function unsupported(type: string | undefined, expected: readonly string[]): Htt
 }
 
 /**
- * One resource's operations on one route (API Platform's read → security → deserialize →
- * securityPostDenormalize → validate → write → serialize chain), split into the kernel's route
- * options: `provider` (negotiation and read), `security`, `denormalize`,
+ * One resource's operations on one route (API Platform's read → security → deserialize (with
+ * the properties' `security` and `securityPostDenormalize`) → securityPostDenormalize → validate →
+ * securityPostValidation → write → serialize (with the properties' `security`) chain), split into
+ * the kernel's route options: `provider` (negotiation and read), `security`, `denormalize`,
  * `securityPostDenormalize` and the controller.
  */
 export class ResourceEndpoint {
@@ -157,15 +162,12 @@ export class ResourceEndpoint {
     const item = providedItem(provided, operation, 'provider');
     if (item === null) throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
     state.item = item;
-    return this.representation(item, requestBase(req), true);
+    return this.representation(item, requestBase(req));
   };
 
-  /** The item as the client sees it (writeOnly properties only for security checks). */
-  representation(item: StoredItem, base: RequestBase, withWriteOnly = false): Record<string, unknown> {
-    const out = normalizeItem(this.resource, item, this.paths, base);
-    if (!withWriteOnly) return out;
-    for (const p of this.resource.metadata.properties) if (p.writeOnly) out[p.name] = item.data[p.name] ?? null;
-    return out;
+  /** The item with every property, writeOnly ones too (what security checks see as `object`). */
+  representation(item: StoredItem, base: RequestBase): Record<string, unknown> {
+    return fullRepresentation(this.resource, item, this.paths, base);
   }
 
   /** The `security` route option, when one of the route's operations has a rule. */
@@ -210,8 +212,13 @@ export class ResourceEndpoint {
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
       : operation.kind === 'Post' && previous !== null ? { ...previous, ...body }
         : { ...body };
+    // the properties' rules: a value the client may not write is ignored, before its type is read
+    const access = new PropertyAccess(req, this.paths);
+    const stored = previous as Readonly<Record<string, unknown>> | null;
+    await access.ignoreDenied(this.resource, object, stored);
     const error = denormalizationError(this.resource, object, this.paths.prefixes, base.baseUrl);
     if (error !== undefined) throw error;
+    await access.revertDenied(this.resource, object, stored, Object.keys(body));
     if (patch) return object;
     if (previous !== null) object.id = (previous as { id?: unknown }).id;
     else delete object.id;
@@ -251,18 +258,22 @@ export class ResourceEndpoint {
     const operation = state.operation!;
     if (operation.kind === 'GetCollection') return this.getCollection(req, res, format);
     if (operation.method === 'GET') return this.getItem(req, res, format);
-    return this.write(req, res, format);
+    return this.write(req, res, next, format);
   };
 
-  /** What every encoder of the format is given for this request. */
-  private formatContext(req: Request, res: Response): FormatContext {
+  /**
+   * What every encoder of the format is given for this request; `access` leaves out of each item
+   * the properties the client may not read.
+   */
+  private formatContext(req: Request, res: Response, access: PropertyAccess): FormatContext {
     const base = requestBase(req);
     return {
       resource: this.resource,
       paths: this.paths,
       base,
       request: req,
-      normalize: (item, into, resource = this.resource) => normalizeItem(resource, item, this.paths, base, into),
+      normalize: (item, into, resource = this.resource) =>
+        access.strip(resource, item, normalizeItem(resource, item, this.paths, base, into)),
       iri: (item) => itemIri(this.resource.routePrefix, item.id, base.baseUrl),
       header: (name, value) => {
         res.append(name, value);
@@ -270,7 +281,9 @@ export class ResourceEndpoint {
       readItem: async (resource, id) => {
         const get = resource.operations.find((op) => op.kind === 'Get');
         if (get?.provider === undefined) return null;
-        return providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+        const read = providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+        if (read !== null) await access.prepare(resource, [read]);
+        return read;
       },
     };
   }
@@ -283,7 +296,9 @@ export class ResourceEndpoint {
     // API Platform's RespondProcessor: the item's IRI on every response that carries an item
     res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, base.baseUrl));
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
-    const text = await format.item({ ...this.formatContext(req, res), item });
+    const access = new PropertyAccess(req, this.paths);
+    await access.prepare(this.resource, [item]);
+    const text = await format.item({ ...this.formatContext(req, res, access), item });
     sendText(res, contentTypeOf(format), status, text);
   }
 
@@ -298,11 +313,13 @@ export class ResourceEndpoint {
     });
     const page = providedPage(provided, operation, query, this.resource.pagination.enabled);
     req.api!.items = page.items;
+    const access = new PropertyAccess(req, this.paths);
+    await access.prepare(this.resource, page.items);
     const base = requestBase(req);
     const path = `${base.baseUrl}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(String(req.params[name] ?? '')))}`;
     const context: CollectionContext = {
-      ...this.formatContext(req, res),
+      ...this.formatContext(req, res, access),
       items: page.items,
       page,
       links: pageLinks(path, raw, this.resource, query, page),
@@ -349,7 +366,7 @@ export class ResourceEndpoint {
    * wrote the item first (a 412 with the current item) and the client sent no `If-Match`, the
    * operation's checks run again on the current version and the processor is called again.
    */
-  private async write(req: Request, res: Response, format: Format): Promise<void> {
+  private async write(req: Request, res: Response, next: NextFunction, format: Format): Promise<void> {
     const operation = req.api!.operation!;
     let previous = req.api!.item;
     const strict = previous !== undefined && this.expectedVersion(req, previous);
@@ -357,6 +374,9 @@ export class ResourceEndpoint {
     const variables = this.uriVariables(req) ?? {};
     for (let attempt = 1; ; attempt++) {
       const data = this.dataOf(req, operation, object, previous);
+      if (!(await this.postValidationGranted(req, operation, object, previous))) {
+        return denyAccess(req, res, next, operation.securityPostValidationMessage);
+      }
       const context = { ...this.contextOf(req), ...(previous !== undefined ? { previousData: previous } : {}) };
       let result: unknown;
       try {
@@ -390,6 +410,23 @@ export class ResourceEndpoint {
     const baseUrl = requestBase(req).baseUrl;
     return (sent as unknown[]).find((iri) => typeof iri === 'string' && idFromIri(iri, prefix, baseUrl) === error.id)
       ?? sent.join(', ');
+  }
+
+  /**
+   * The operation's `securityPostValidation` (API Platform's post-validation access check), on the
+   * object that passed validation and the stored item as `previousObject` (null on a create); the
+   * decision is recorded for the profiler.
+   * @returns true when the operation has no such rule or it grants access
+   */
+  private async postValidationGranted(
+    req: Request, operation: ResolvedOperation, object: Record<string, unknown>, previous: StoredItem | undefined,
+  ): Promise<boolean> {
+    const rule = operation.securityPostValidation;
+    if (rule === undefined) return true;
+    const previousObject = previous === undefined ? null : this.representation(previous, requestBase(req));
+    const ok = await granted(rule, { ...baseContext(req), object: { ...object }, previousObject });
+    recordDecision(req, 'security_post_validation', ok);
+    return ok;
   }
 
   /**
@@ -435,7 +472,7 @@ export class ResourceEndpoint {
   private async recheck(
     req: Request, operation: ResolvedOperation, item: StoredItem, base: RequestBase,
   ): Promise<Record<string, unknown>> {
-    const stored = this.representation(item, base, true);
+    const stored = this.representation(item, base);
     const { security, securityPostDenormalize } = operation;
     if (security !== undefined && !(await granted(security, { ...baseContext(req), object: { ...stored } }))) {
       throw new AccessDeniedHttpError(operation.securityMessage);

@@ -82,7 +82,7 @@ function errorStatuses(op: OperationDescription, withSecurity: boolean, router: 
   if (router.otherMethodsMatch) statuses.add(405);
   // wrong credentials are a 401 on any route the firewall covers
   if (withSecurity) statuses.add(401);
-  if (op.secured || op.securedPostDenormalize) statuses.add(403);
+  if (op.secured || op.securedPostDenormalize || op.securedPostValidation) statuses.add(403);
   if (op.kind === 'GetCollection') statuses.add(400);
   if (op.item) statuses.add(404);
   if (op.input) for (const s of [400, 413, 415, 422]) statuses.add(s);

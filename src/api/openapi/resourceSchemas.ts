@@ -72,7 +72,8 @@ function acceptsNull(schema: JsonSchema): boolean {
  * value (an optional property, or a nullable one), `id` first. `required` lists only what every
  * item has a value for whatever was written: `id` and the properties a write must carry (API
  * Platform lists a resource's required properties, not every property; api-doc-parser reads
- * `required` of the response schema as the form's required fields). A property with a default
+ * `required` of the response schema as the form's required fields), but not a property with a
+ * `security` rule, which a client it denies does not get. A property with a default
  * is never null (zod fills it in on every write).
  */
 function sentAsNormalized(
@@ -87,7 +88,7 @@ function sentAsNormalized(
     if (p.writeOnly || schema === undefined) continue;
     const mayBeNull = !alwaysSet.has(p.name) && !acceptsNull(schema);
     properties[p.name] = mayBeNull ? toOpenApiDialect({ anyOf: [schema, { type: 'null' }] }) : schema;
-    if (mustWrite.has(p.name)) required.push(p.name);
+    if (mustWrite.has(p.name) && !resource.securedProperties.includes(p.name)) required.push(p.name);
   }
   return { ...output, properties, required };
 }

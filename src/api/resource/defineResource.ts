@@ -14,17 +14,9 @@ import type { FilterDeclaration } from './filters';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
   Delete, Get, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
-  type OperationKind, type SecurityRule,
+  ruleSchema, type OperationKind, type SecurityRule,
 } from './operations';
-
-const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
-
-/** An access rule ({@link SecurityRule}): a non-empty string or a function. */
-function ruleSchema<C>(): z.ZodCustom<SecurityRule<C>, SecurityRule<C>> {
-  return z.custom<SecurityRule<C>>(
-    (v) => typeof v === 'function' || (typeof v === 'string' && v !== ''), { error: RULE },
-  );
-}
+import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
 
 const PROVIDER = 'a Provider (provide), a function (operation, uriVariables, context) or a store '
   + '(provideCollection, provideItem)';
@@ -91,6 +83,8 @@ const operationSchema = optionsObject({
   securityMessage: z.string().optional(),
   securityPostDenormalize: ruleSchema<PostDenormalizeContext>().optional(),
   securityPostDenormalizeMessage: z.string().optional(),
+  securityPostValidation: ruleSchema<PostDenormalizeContext>().optional(),
+  securityPostValidationMessage: z.string().optional(),
   summary: z.string().optional(),
   strictQueryParameterValidation: z.boolean().optional(),
   cacheHeaders: cacheHeadersSchema.optional(),
@@ -133,6 +127,14 @@ export const resourceOptionsSchema = optionsObject({
   security: ruleSchema<SecurityContext>().optional(),
   /** The default `securityMessage`. */
   securityMessage: z.string().optional(),
+  /**
+   * Property-level access rules by property name (API Platform's `#[ApiProperty(security,
+   * securityPostDenormalize)]`, or its YAML `properties:`): see `PropertySecurityOptions`.
+   * @default no property has rules
+   * @example { salary: { security: 'ROLE_ADMIN' }, note: { security: ({ object, user }) =>
+   *   object === null || object.owner === user?.identifier } }
+   */
+  properties: propertiesOptionSchema.optional(),
   /** The collection's path; item paths add `/{id}`. @default `/api/<plural of shortName, snake case>` */
   routePrefix: nonEmptyString.optional(),
   /** The table name stores use. @default the plural, snake case: `books`, `book_reviews` */
@@ -180,6 +182,9 @@ export interface ResolvedOperation {
   readonly securityMessage?: string;
   readonly securityPostDenormalize?: SecurityRule<PostDenormalizeContext>;
   readonly securityPostDenormalizeMessage?: string;
+  /** Checked after validation (see `OperationOptions.securityPostValidation`). */
+  readonly securityPostValidation?: SecurityRule<PostDenormalizeContext>;
+  readonly securityPostValidationMessage?: string;
   readonly summary: string;
   /** GetCollection: unknown and unreadable query parameters are 400s (see `OperationOptions`). */
   readonly strictQueryParameterValidation: boolean;
@@ -221,6 +226,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   /** The collection path, e.g. `/api/books`; an item's IRI is `<routePrefix>/<id>`. */
   readonly routePrefix: string;
   readonly description: string;
+  /** The access rules of the properties that have some (the `properties` option), by name. */
+  readonly propertySecurity: PropertySecurityMap;
 }
 
 /**
@@ -300,9 +307,10 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     const what = 'only GetCollection reads query parameters';
     throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);
   }
-  if (declared.securityPostDenormalize !== undefined && !['Post', 'Put', 'Patch'].includes(declared.kind)) {
-    const what = 'only Post, Put and Patch read a body';
-    throw invalidOption(`${at}.securityPostDenormalize`, what, undefined, { got: 'a rule' });
+  for (const key of ['securityPostDenormalize', 'securityPostValidation'] as const) {
+    if (declared[key] !== undefined && !BODY_KINDS.includes(declared.kind)) {
+      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'a rule' });
+    }
   }
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
@@ -343,6 +351,10 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
       ? { securityPostDenormalize: declared.securityPostDenormalize } : {}),
     ...(declared.securityPostDenormalizeMessage !== undefined
       ? { securityPostDenormalizeMessage: declared.securityPostDenormalizeMessage } : {}),
+    ...(declared.securityPostValidation !== undefined
+      ? { securityPostValidation: declared.securityPostValidation } : {}),
+    ...(declared.securityPostValidationMessage !== undefined
+      ? { securityPostValidationMessage: declared.securityPostValidationMessage } : {}),
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
     strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
     ...(cacheHeaders !== undefined ? { cacheHeaders: Object.freeze({ ...cacheHeaders }) } : {}),
@@ -421,5 +433,6 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
+    propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
   });
 }

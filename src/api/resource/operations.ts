@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { PostDenormalizeContext, SecurityCheck, SecurityContext } from '../../security/RouteSecurity';
 import type { CacheHeaders } from '../httpCache/cacheHeaders';
 import type { Processor, ProcessorFunction } from '../state/Processor';
@@ -28,6 +29,15 @@ export const ITEM_KINDS: readonly OperationKind[] = ['Get', 'Put', 'Patch', 'Del
  * with the firewall's challenge for an anonymous client, else a 403.
  */
 export type SecurityRule<C> = string | SecurityCheck<C>;
+
+const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
+
+/** The option schema of an access rule ({@link SecurityRule}): a non-empty string or a function. */
+export function ruleSchema<C>(): z.ZodCustom<SecurityRule<C>, SecurityRule<C>> {
+  return z.custom<SecurityRule<C>>(
+    (v) => typeof v === 'function' || (typeof v === 'string' && v !== ''), { error: RULE },
+  );
+}
 
 /** What every operation may declare. All optional. */
 export interface OperationOptions {
@@ -98,6 +108,16 @@ export interface OperationOptions {
   securityPostDenormalize?: SecurityRule<PostDenormalizeContext>;
   /** The 403's message when `securityPostDenormalize` denies. @default 'Access Denied.' */
   securityPostDenormalizeMessage?: string;
+  /**
+   * Checked once the body was validated, before the processor writes (API Platform
+   * `securityPostValidation`): `object` is the new, valid object, `previousObject` the stored one
+   * (null on a create). False denies: a 401 for an anonymous client, else a 403 with
+   * `securityPostValidationMessage`; nothing is written. A write that retries after another
+   * client's change checks it again. Only on `Post`, `Put` and `Patch`.
+   */
+  securityPostValidation?: SecurityRule<PostDenormalizeContext>;
+  /** The 403's message when `securityPostValidation` denies. @default 'Access Denied.' */
+  securityPostValidationMessage?: string;
   /** A sentence for the documentation (Hydra `hydra:title`, OpenAPI `summary`). */
   summary?: string;
   /**
