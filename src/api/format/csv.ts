@@ -36,15 +36,20 @@ function cell(value: unknown): string {
   return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
-/** The columns: `id`, then each readable property, a `json` one as the columns its values flatten to. */
+/**
+ * The columns: `id`, then each readable property some row has, a `json` one as the columns its
+ * values flatten to.
+ */
 function headersOf(resource: Resource, rows: readonly Record<string, unknown>[]): string[] {
   const names = ['id', ...resource.metadata.properties.filter((p) => !p.writeOnly).map((p) => p.name)];
   const out: string[] = [];
   for (const name of names) {
     const nested = new Set<string>();
     for (const row of rows) for (const key of Object.keys(row)) if (key.startsWith(`${name}.`)) nested.add(key);
-    if (nested.size === 0) out.push(name);
-    else out.push(...nested);
+    if (nested.size > 0) out.push(...nested);
+    // a property no row has (its `security` denied it on every item) has no column, as symfony
+    // writes the keys of the rows; an empty page has every column
+    else if (rows.length === 0 || rows.some((row) => name in row)) out.push(name);
   }
   return out;
 }
