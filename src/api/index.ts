@@ -5,7 +5,7 @@
  * @module
  */
 export {
-  relation, toMany, readOnly, writeOnly, text, RELATION_META, MANY_META, type PropertyMeta,
+  relation, toMany, readOnly, writeOnly, text, groups, maxDepth, RELATION_META, MANY_META, type PropertyMeta,
 } from './schema/relation';
 export { unwrapSchema, type UnwrappedSchema } from './schema/metadata';
 export {

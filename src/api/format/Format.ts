@@ -120,6 +120,14 @@ export interface Format {
    * `application/problem+json`): negotiation falls back on them when nothing else matches.
    */
   readonly errorMimeTypes?: readonly string[];
+  /**
+   * The keys a nested document starts with, when the operation's normalization groups embed a
+   * relation (API Platform's readable links): JSON-LD's `@id` and `@type`, `{}` for plain JSON and
+   * HAL (which moves it to `_embedded`, finding its resource under `EMBEDDED_RESOURCE`). Without
+   * it, the format never embeds: relations stay IRIs (JSON:API, which has `include`).
+   */
+  readonly embeddedHead?: (resource: Resource, item: StoredItem, paths: ApiPaths, base: RequestBase) =>
+    Record<string, unknown>;
   /** An item, as the text of the response body. */
   readonly item: (context: ItemContext) => string | Promise<string>;
   /**

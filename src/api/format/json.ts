@@ -26,6 +26,7 @@ export const json: Format = {
   name: 'json',
   mimeTypes: [JSON_TYPE],
   errorMimeTypes: ['application/problem+json'],
+  embeddedHead: () => ({}),
   item: (c) => JSON.stringify(c.normalize(c.item)),
   collection: (c) => {
     const link = linkHeader(c.links);

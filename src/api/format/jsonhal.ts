@@ -13,6 +13,7 @@ const LINK: JsonSchema = { type: 'object', properties: { href: { type: 'string' 
 export const jsonhal: Format = {
   name: 'jsonhal',
   mimeTypes: ['application/hal+json'],
+  embeddedHead: () => ({}),
   item: (c) => JSON.stringify(itemHal(c.resource, c.normalize(c.item), c.base)),
   collection: (c) => JSON.stringify(collectionHal(
     c.resource, c.items.map((item) => c.normalize(item)), c.page, c.links, c.base, c.itemsPerPage,

@@ -20,6 +20,7 @@ function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean): R
 export const jsonld: Format = {
   name: 'jsonld',
   mimeTypes: ['application/ld+json'],
+  embeddedHead: (resource, item, paths, base) => itemJsonLdHead(resource, item.id, paths, base, false),
   item: (c) => JSON.stringify(jsonLdItem(c, c.item, true)),
   collection: (c) => collectionJsonLd(
     c.resource, c.items.map((item) => jsonLdItem(c, item, false)), c.page, c.links, c.path, c.paths, c.base,

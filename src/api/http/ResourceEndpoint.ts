@@ -13,7 +13,9 @@ import type { ApiFormats } from '../format/apiFormats';
 import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
 import { idFromIri, itemIri } from '../serializer/iri';
-import { normalizeItem } from '../serializer/normalize';
+import { normalizeItem, type NormalizeOptions } from '../serializer/normalize';
+import { loadRelated } from '../serializer/embedding';
+import { inGroups } from '../serializer/serializationContext';
 import { pageLinks } from '../serializer/pagination';
 import type { QueryLogEntry, StateContext, StoredItem } from '../state/types';
 import type { ProcessorData } from '../state/Processor';
@@ -43,6 +45,9 @@ import type { HttpCache } from '../httpCache/HttpCache';
 export const WRITE_ATTEMPTS = 16;
 
 const NOT_LOGGED: StateContext = Object.freeze({});
+
+/** The most ids one read of embedded items names (SQLite binds at most 32766 parameters, PostgreSQL 65535). */
+const EMBED_READ_CHUNK = 1000;
 
 /** The largest body in a format that is not JSON (CSV, XML, yours), in bytes: the JSON reader's default. */
 export const TEXT_BODY_LIMIT = 100 * 1024;
@@ -207,7 +212,7 @@ export class ResourceEndpoint {
       resource: this.resource, operation, paths: this.paths, base, request: req,
       previous: previous as Readonly<Record<string, unknown>> | null,
     };
-    const body = format.decode!(await this.bodyOf(req), context);
+    const body = this.inDenormalizationGroups(operation, format.decode!(await this.bodyOf(req), context), previous);
     // a Post on an item (a custom operation on {id}) populates it, as API Platform's object_to_populate
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
       : operation.kind === 'Post' && previous !== null ? { ...previous, ...body }
@@ -224,6 +229,25 @@ export class ResourceEndpoint {
     else delete object.id;
     return object;
   };
+
+  /**
+   * The body without the properties outside the operation's denormalization groups (symfony
+   * ignores them, as it ignores unknown attributes); on an item (PUT, a Post on `{id}`) they keep
+   * their stored values, on a creation they are absent (their defaults apply).
+   */
+  private inDenormalizationGroups(
+    operation: ResolvedOperation, body: Record<string, unknown>, previous: object | null,
+  ): Record<string, unknown> {
+    const context = operation.denormalizationContext;
+    if (context.groups === undefined) return body;
+    const stored = previous as Readonly<Record<string, unknown>> | null;
+    for (const p of this.resource.metadata.properties) {
+      if (inGroups(p, context)) continue;
+      delete body[p.name];
+      if (stored !== null && operation.kind !== 'Patch') body[p.name] = stored[p.name];
+    }
+    return body;
+  }
 
   /**
    * The request body: what the kernel parsed (JSON, `application/*+json`), else its text (UTF-8
@@ -262,30 +286,83 @@ export class ResourceEndpoint {
   };
 
   /**
-   * What every encoder of the format is given for this request; `access` leaves out of each item
-   * the properties the client may not read.
+   * What every encoder of the format is given for this request: its `normalize` follows the
+   * operation's normalization context (groups, embedded relations, max depth), the related items
+   * the format embeds read first, in batches ({@link readItems}); `access` leaves out of each item
+   * (embedded ones too) the properties the client may not read.
+   * @param items - the items the response writes
    */
-  private formatContext(req: Request, res: Response, access: PropertyAccess): FormatContext {
+  private async formatContext(
+    req: Request, res: Response, access: PropertyAccess, format: Format, items: readonly StoredItem[],
+  ): Promise<FormatContext> {
     const base = requestBase(req);
+    const context = (req.api?.operation ?? this.operations[0]).normalizationContext;
+    const embeddedHead = format.embeddedHead;
+    const options: NormalizeOptions | undefined = context.groups === undefined ? undefined : {
+      context,
+      resources: this.paths.resources,
+      related: embeddedHead === undefined ? new Map<string, Map<number, StoredItem>>()
+        : await loadRelated(this.resource, items, context, this.paths.resources, (r, ids) =>
+          this.readItems(req, r, ids)),
+      ...(embeddedHead !== undefined
+        ? { head: (r: Resource, i: StoredItem) => embeddedHead(r, i, this.paths, base) } : {}),
+      strip: (r, i, normalized) => access.strip(r, i, normalized),
+    };
+    if (options !== undefined) {
+      for (const [name, read] of options.related) {
+        await access.prepare(this.paths.resources.get(name)!, [...read.values()]);
+      }
+    }
     return {
       resource: this.resource,
       paths: this.paths,
       base,
       request: req,
       normalize: (item, into, resource = this.resource) =>
-        access.strip(resource, item, normalizeItem(resource, item, this.paths, base, into)),
+        access.strip(resource, item, normalizeItem(resource, item, this.paths, base, into, options)),
       iri: (item) => itemIri(this.resource.routePrefix, item.id, base.baseUrl),
       header: (name, value) => {
         res.append(name, value);
       },
       readItem: async (resource, id) => {
-        const get = resource.operations.find((op) => op.kind === 'Get');
-        if (get?.provider === undefined) return null;
-        const read = providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+        const read = await this.readItem(req, resource, id);
         if (read !== null) await access.prepare(resource, [read]);
         return read;
       },
     };
+  }
+
+  /** An item of a resource of the API through its Get operation's provider, or null when there is none. */
+  private async readItem(req: Request, resource: Resource, id: number): Promise<StoredItem | null> {
+    const get = resource.operations.find((op) => op.kind === 'Get');
+    if (get?.provider === undefined) return null;
+    return providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+  }
+
+  /**
+   * Items of a resource by id, for embedding: from its store in one read per
+   * {@link EMBED_READ_CHUNK} ids (`id` IN the list, as the back office reads related items), else
+   * one by one through its Get operation's provider (a resource with a custom provider).
+   */
+  private async readItems(req: Request, resource: Resource, ids: readonly number[]): Promise<StoredItem[]> {
+    const out: StoredItem[] = [];
+    const store = resource.provider;
+    if (store === undefined) {
+      for (const id of ids) {
+        const item = await this.readItem(req, resource, id);
+        if (item !== null) out.push(item);
+      }
+      return out;
+    }
+    for (let i = 0; i < ids.length; i += EMBED_READ_CHUNK) {
+      const chunk = ids.slice(i, i + EMBED_READ_CHUNK);
+      const page = await store.provideCollection(resource.metadata, {
+        conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: chunk }],
+        order: [], page: 1, itemsPerPage: chunk.length, partial: true,
+      }, this.stateContext(req));
+      out.push(...page.items);
+    }
+    return out;
   }
 
   private async sendItem(
@@ -298,7 +375,7 @@ export class ResourceEndpoint {
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, [item]);
-    const text = await format.item({ ...this.formatContext(req, res, access), item });
+    const text = await format.item({ ...await this.formatContext(req, res, access, format, [item]), item });
     sendText(res, contentTypeOf(format), status, text);
   }
 
@@ -319,7 +396,7 @@ export class ResourceEndpoint {
     const path = `${base.baseUrl}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(String(req.params[name] ?? '')))}`;
     const context: CollectionContext = {
-      ...this.formatContext(req, res, access),
+      ...await this.formatContext(req, res, access, format, page.items),
       items: page.items,
       page,
       links: pageLinks(path, raw, this.resource, query, page),

@@ -10,6 +10,10 @@ import { asProvider, isStateProvider } from '../state/storeProvider';
 import { asProcessor, isStateProcessor } from '../state/storeProcessor';
 import { propertiesOf } from '../schema/metadata';
 import { cacheHeadersSchema, type CacheHeaders } from '../httpCache/cacheHeaders';
+import {
+  denormalizationContextSchema, normalizationContextSchema, resolveDenormalizationContext,
+  resolveNormalizationContext, type ResolvedNormalizationContext, type SerializationGroups,
+} from '../serializer/serializationContext';
 import type { FilterDeclaration } from './filters';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
@@ -88,6 +92,8 @@ const operationSchema = optionsObject({
   summary: z.string().optional(),
   strictQueryParameterValidation: z.boolean().optional(),
   cacheHeaders: cacheHeadersSchema.optional(),
+  normalizationContext: normalizationContextSchema.optional(),
+  denormalizationContext: denormalizationContextSchema.optional(),
 });
 
 /**
@@ -151,6 +157,22 @@ export const resourceOptionsSchema = optionsObject({
    * @default none: the API's (`apiRoutes({ cacheHeaders })`)
    */
   cacheHeaders: cacheHeadersSchema.optional(),
+  /**
+   * What the responses of every operation without its own write (API Platform's
+   * `normalizationContext`): `groups` (with `groups()` on properties; relations to a resource
+   * with a property in them are embedded) and `enable_max_depth` (`maxDepth()`).
+   * @default no groups: every readable property, relations as IRIs
+   * @example { groups: ['book:read'] }
+   */
+  normalizationContext: normalizationContextSchema.optional(),
+  /**
+   * What the bodies of every operation without its own may write (API Platform's
+   * `denormalizationContext`): `groups`; a relation to a resource with a property in them takes
+   * a nested document.
+   * @default no groups: every writable property, relations as IRIs
+   * @example { groups: ['book:write'] }
+   */
+  denormalizationContext: denormalizationContextSchema.optional(),
 });
 
 /** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
@@ -202,6 +224,10 @@ export interface ResolvedOperation {
   readonly deserialize: boolean;
   /** The status of a successful answer with a body, when declared. */
   readonly status?: number;
+  /** The operation's `normalizationContext`, else the resource's (groups, `enable_max_depth`). */
+  readonly normalizationContext: ResolvedNormalizationContext;
+  /** The operation's `denormalizationContext`, else the resource's (groups). */
+  readonly denormalizationContext: SerializationGroups;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -364,6 +390,8 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     ...(write && processor !== undefined ? { processor } : {}),
     deserialize: declared.deserialize ?? BODY_KINDS.includes(declared.kind),
     ...(declared.status !== undefined ? { status: declared.status } : {}),
+    normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
+    denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
   });
 }
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { PostDenormalizeContext, SecurityCheck, SecurityContext } from '../../security/RouteSecurity';
 import type { CacheHeaders } from '../httpCache/cacheHeaders';
+import type {
+  DenormalizationContextOptions, NormalizationContextOptions,
+} from '../serializer/serializationContext';
 import type { Processor, ProcessorFunction } from '../state/Processor';
 import type { Provider, ProviderFunction } from '../state/Provider';
 import type { StateProcessor, StateProvider } from '../state/types';
@@ -136,6 +139,20 @@ export interface OperationOptions {
    * @example { max_age: 60, shared_max_age: 3600, public: true }
    */
   cacheHeaders?: CacheHeaders;
+  /**
+   * What the operation's responses write (API Platform's `normalizationContext`): `groups` and
+   * `enable_max_depth`; replaces the resource's.
+   * @default the resource's
+   * @example { groups: ['book:read', 'author:read'] }
+   */
+  normalizationContext?: NormalizationContextOptions;
+  /**
+   * What the operation's body may write (API Platform's `denormalizationContext`): `groups`;
+   * replaces the resource's.
+   * @default the resource's
+   * @example { groups: ['book:write'] }
+   */
+  denormalizationContext?: DenormalizationContextOptions;
 }
 
 /** One operation as declared. */

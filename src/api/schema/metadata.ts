@@ -78,6 +78,8 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
       readOnly: u.readOnly,
       writeOnly: u.writeOnly,
       ...(typeof u.meta.description === 'string' ? { description: u.meta.description } : {}),
+      ...(u.meta.groups !== undefined ? { groups: Object.freeze([...u.meta.groups]) } : {}),
+      ...(u.meta.maxDepth !== undefined ? { maxDepth: u.meta.maxDepth } : {}),
     }));
   }
   return properties;

@@ -14,6 +14,10 @@ import { z } from 'zod';
  *   (API Platform `#[ApiProperty(writable: false)]`); a client sending it is ignored, as
  *   API Platform ignores unwritable attributes.
  * - `writeOnly(z.string())`: accepted from clients, never sent (e.g. a password).
+ * - `groups(z.string(), ['book:read'])`: the property's serialization groups (symfony's
+ *   `#[Groups(['book:read'])]`), read against the operations' `normalizationContext.groups` and
+ *   `denormalizationContext.groups`.
+ * - `maxDepth(relation('Book'), 1)`: symfony's `#[MaxDepth(1)]`, with `enable_max_depth`.
  * @module
  */
 
@@ -34,6 +38,10 @@ export interface PropertyMeta {
   /** `text`: a long string (a `text` column, a textarea in forms). */
   readonly kind?: 'text';
   readonly description?: string;
+  /** The serialization groups of the property ({@link groups}). */
+  readonly groups?: readonly string[];
+  /** symfony's `#[MaxDepth]` ({@link maxDepth}). */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -85,4 +93,44 @@ export function writeOnly<T extends z.ZodType>(schema: T): T {
  */
 export function text<T extends z.ZodType>(schema: T): T {
   return schema.meta({ ...(schema.meta() ?? {}), kind: 'text' });
+}
+
+/**
+ * The property's serialization groups (symfony's `#[Groups(['book:read', 'book:write'])]` on a
+ * property). When an operation's `normalizationContext` (output) or `denormalizationContext`
+ * (input) names groups, only the properties in at least one of them are written or read; a
+ * property with no groups is then left out, as symfony's serializer does. A relation whose target
+ * resource has a property in the output groups is embedded as a document (API Platform's
+ * readable link, see the README's "Embedding relations and serialization groups"); in the input
+ * groups, it accepts a nested document (a writable link).
+ * @param schema - the property's schema
+ * @param names - the group names (non-empty strings), e.g. `['book:read']`
+ * @returns the same schema with `{ groups: names }` metadata (added to any earlier `groups()`)
+ * @throws TypeError for an empty list or a name that is not a non-empty string
+ * @example title: groups(z.string(), ['book:read', 'book:write'])
+ */
+export function groups<T extends z.ZodType>(schema: T, names: readonly string[]): T {
+  if (names.length === 0 || names.some((n) => typeof n !== 'string' || n === '')) {
+    throw new TypeError('groups() expects a non-empty array of group names (non-empty strings)');
+  }
+  const meta = schema.meta() ?? {};
+  const before: string[] = Array.isArray(meta.groups) ? meta.groups as string[] : [];
+  return schema.meta({ ...meta, groups: [...new Set([...before, ...names])] });
+}
+
+/**
+ * symfony's `#[MaxDepth(n)]` on a property: with the operation's
+ * `normalizationContext: { enable_max_depth: true }`, the property is written at most `n` times
+ * along one path of nested documents (the item's own counts as the first); deeper, it is left
+ * out, as symfony's `AbstractObjectNormalizer::isMaxDepthReached` leaves it (API Platform's
+ * `max_depth.feature`: `child.child` does not exist). Without `enable_max_depth`, it does nothing.
+ * @param schema - the property's schema (usually a relation)
+ * @param depth - the depth, a whole number from 1
+ * @returns the same schema with `{ maxDepth: depth }` metadata
+ * @throws TypeError for a depth that is not a whole number from 1
+ * @example child: maxDepth(groups(relation('Comment').nullable(), ['comment:read']), 1)
+ */
+export function maxDepth<T extends z.ZodType>(schema: T, depth: number): T {
+  if (!Number.isSafeInteger(depth) || depth < 1) throw new TypeError('maxDepth() expects a whole number from 1');
+  return schema.meta({ ...(schema.meta() ?? {}), maxDepth: depth });
 }

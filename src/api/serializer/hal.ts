@@ -4,6 +4,7 @@ import type { RequestBase } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
 import { kindDefinition } from '../property/propertyKinds';
+import { EMBEDDED_RESOURCE } from './normalize';
 
 /**
  * HAL (`application/hal+json`, API Platform's `jsonhal` format): `_links.self`, relations as
@@ -13,23 +14,52 @@ import { kindDefinition } from '../property/propertyKinds';
 
 type Href = { href: string };
 
-/** An item: its properties, relations moved to `_links`. */
+/** The self link of an item of `resource` as {@link itemHal} writes it. */
+function selfHref(resource: Resource, normalized: Record<string, unknown>, base: RequestBase): Href {
+  return { href: itemIri(resource.routePrefix, normalized.id as number, base.baseUrl) };
+}
+
+/** The resource of a nested document `normalizeItem` embedded, or undefined for an IRI. */
+function embeddedResource(value: unknown): Resource | undefined {
+  return typeof value === 'object' && value !== null
+    ? (value as { [EMBEDDED_RESOURCE]?: Resource })[EMBEDDED_RESOURCE] : undefined;
+}
+
+/**
+ * An item: its properties, relations moved to `_links` (an IRI) and, when embedded by the
+ * normalization groups, to `_embedded` too (a HAL document of its own), as API Platform's HAL
+ * `ItemNormalizer` writes them: `_links`, `_embedded`, then the properties.
+ */
 export function itemHal(
   resource: Resource, normalized: Record<string, unknown>, base: RequestBase,
 ): Record<string, unknown> {
-  const self = itemIri(resource.routePrefix, normalized.id as number, base.baseUrl);
-  const links: Record<string, Href | Href[]> = { self: { href: self } };
-  const out: Record<string, unknown> = { _links: links };
+  const links: Record<string, Href | Href[]> = { self: selfHref(resource, normalized, base) };
+  const embedded: Record<string, unknown> = {};
+  const properties: Record<string, unknown> = {};
   const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
+  const link = (v: unknown): Href => {
+    const target = embeddedResource(v);
+    return target === undefined ? { href: String(v) } : selfHref(target, v as Record<string, unknown>, base);
+  };
+  const document = (v: unknown): unknown => {
+    const target = embeddedResource(v);
+    return target === undefined ? undefined : itemHal(target, v as Record<string, unknown>, base);
+  };
   for (const [k, v] of Object.entries(normalized)) {
-    if (relations.has(k)) {
-      if (typeof v === 'string') links[k] = { href: v };
-      else if (Array.isArray(v)) links[k] = (v as unknown[]).map((href) => ({ href: String(href) })); // to-many
-    } else {
-      out[k] = v;
+    if (!relations.has(k)) {
+      properties[k] = v;
+    } else if (Array.isArray(v)) { // to-many
+      links[k] = (v as unknown[]).map(link);
+      const documents = (v as unknown[]).map(document).filter((d) => d !== undefined);
+      if (documents.length > 0) embedded[k] = documents;
+    } else if (v !== null && v !== undefined) {
+      links[k] = link(v);
+      const d = document(v);
+      if (d !== undefined) embedded[k] = d;
     }
   }
-  return out;
+  return Object.keys(embedded).length > 0
+    ? { _links: links, _embedded: embedded, ...properties } : { _links: links, ...properties };
 }
 
 /**

@@ -42,6 +42,13 @@ export interface PropertyMetadata {
   readonly relation?: string;
   /** The schema's description (`.describe()` or `.meta({ description })`): Hydra `hydra:description`. */
   readonly description?: string;
+  /**
+   * The property's serialization groups (`groups()`, symfony's `#[Groups]`); absent: none. The API
+   * layer's serializer reads them; stores ignore them.
+   */
+  readonly groups?: readonly string[];
+  /** symfony's `#[MaxDepth]` (`maxDepth()`); the API layer's serializer reads it, stores ignore it. */
+  readonly maxDepth?: number;
 }
 
 /** What a store knows of a resource. */

@@ -27,13 +27,14 @@ export interface OpenedStore {
  * @param define - the resources, declared on the store each case opens
  */
 export function describeOnEveryStore(
-  title: string, define: DefineResources, cases: (open: () => Promise<OpenedStore>) => void,
+  title: string, define: DefineResources,
+  cases: (open: () => Promise<OpenedStore>, store: 'MemoryState' | 'SQLite' | 'PostgreSQL') => void,
 ): void {
   describe(`${title} on MemoryState`, () => {
     cases(() => {
       const state = new MemoryState();
       return Promise.resolve({ resources: define(state, state), close: () => Promise.resolve() });
-    });
+    }, 'MemoryState');
   });
 
   const sqlCase = async (options: { url: string } | { sqlitePath: string }): Promise<OpenedStore> => {
@@ -48,7 +49,7 @@ export function describeOnEveryStore(
     let n = 0;
     beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ek-relations-')); });
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-    cases(() => sqlCase({ sqlitePath: path.join(dir, `case-${++n}.sqlite`) }));
+    cases(() => sqlCase({ sqlitePath: path.join(dir, `case-${++n}.sqlite`) }), 'SQLite');
   });
 
   describeWith('postgresql')(`${title} on PostgreSQL`, () => {
@@ -56,6 +57,6 @@ export function describeOnEveryStore(
     let n = 0;
     beforeAll(async () => { server = await startPostgres(); }, scaled(30_000));
     afterAll(async () => { await server?.stop(); });
-    cases(async () => sqlCase({ url: await server.createDatabase(`relations_${++n}`) }));
+    cases(async () => sqlCase({ url: await server.createDatabase(`relations_${++n}`) }), 'PostgreSQL');
   });
 }

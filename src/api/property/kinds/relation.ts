@@ -9,7 +9,8 @@ import { numberFromColumn } from './number';
  * `relation` (`relation('Author')`, a to-one reference): the target item's IRI on the wire
  * (`/api/authors/3`), its integer id in stores (a foreign key in SQL), `exact` search by IRI or
  * id. A value that is not a string is API Platform's `Expected IRI or nested document` 400; a
- * string that is not an IRI of the target, its `Invalid IRI` 400.
+ * string that is not an IRI of the target, its `Invalid IRI` 400; an object or an array, its
+ * `Nested documents for attribute "author" are not allowed. Use IRIs instead.` 400.
  * @module
  */
 
@@ -21,6 +22,10 @@ export const RELATION_KIND = defineKind<'relation'>({
     ? { kind: 'relation', relation: u.meta.relation } : undefined),
   phpType: 'string',
   typeError: (value, p, wire) => {
+    if (typeof value === 'object' && value !== null) {
+      // a nested document where the denormalization groups allow none (API Platform's writable link)
+      return `Nested documents for attribute "${p.name}" are not allowed. Use IRIs instead.`;
+    }
     if (typeof value !== 'string') {
       return `Expected IRI or nested document for attribute "${p.name}", "${phpTypeOf(value)}" given.`;
     }
