@@ -10,7 +10,7 @@ export {
 export { unwrapSchema, type UnwrappedSchema } from './schema/metadata';
 export {
   GetCollection, Get, Post, Put, Patch, Delete, OPERATION_METHODS, ITEM_KINDS,
-  type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule,
+  type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule, type PostValidationContext,
 } from './resource/operations';
 export {
   SearchFilter, OrderFilter, RangeFilter, BooleanFilter, DateFilter, ExistsFilter,

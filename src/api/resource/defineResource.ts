@@ -18,7 +18,7 @@ import type { FilterDeclaration } from './filters';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
   Delete, Get, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
-  ruleSchema, type OperationKind, type SecurityRule,
+  ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
 } from './operations';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
 
@@ -87,7 +87,7 @@ const operationSchema = optionsObject({
   securityMessage: z.string().optional(),
   securityPostDenormalize: ruleSchema<PostDenormalizeContext>().optional(),
   securityPostDenormalizeMessage: z.string().optional(),
-  securityPostValidation: ruleSchema<PostDenormalizeContext>().optional(),
+  securityPostValidation: ruleSchema<PostValidationContext>().optional(),
   securityPostValidationMessage: z.string().optional(),
   summary: z.string().optional(),
   strictQueryParameterValidation: z.boolean().optional(),
@@ -205,7 +205,7 @@ export interface ResolvedOperation {
   readonly securityPostDenormalize?: SecurityRule<PostDenormalizeContext>;
   readonly securityPostDenormalizeMessage?: string;
   /** Checked after validation (see `OperationOptions.securityPostValidation`). */
-  readonly securityPostValidation?: SecurityRule<PostDenormalizeContext>;
+  readonly securityPostValidation?: SecurityRule<PostValidationContext>;
   readonly securityPostValidationMessage?: string;
   readonly summary: string;
   /** GetCollection: unknown and unreadable query parameters are 400s (see `OperationOptions`). */

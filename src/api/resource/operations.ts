@@ -33,6 +33,14 @@ export const ITEM_KINDS: readonly OperationKind[] = ['Get', 'Put', 'Patch', 'Del
  */
 export type SecurityRule<C> = string | SecurityCheck<C>;
 
+/** What an operation's `securityPostValidation` sees: the valid new object and the stored one. */
+export interface PostValidationContext extends PostDenormalizeContext {
+  /** The new object, as validated (property names to values as the client wrote them). */
+  readonly object: Readonly<Record<string, unknown>>;
+  /** The stored item before the change (writeOnly properties too), or null on a create. */
+  readonly previousObject: Readonly<Record<string, unknown>> | null;
+}
+
 const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
 
 /** The option schema of an access rule ({@link SecurityRule}): a non-empty string or a function. */
@@ -118,7 +126,7 @@ export interface OperationOptions {
    * `securityPostValidationMessage`; nothing is written. A write that retries after another
    * client's change checks it again. Only on `Post`, `Put` and `Patch`.
    */
-  securityPostValidation?: SecurityRule<PostDenormalizeContext>;
+  securityPostValidation?: SecurityRule<PostValidationContext>;
   /** The 403's message when `securityPostValidation` denies. @default 'Access Denied.' */
   securityPostValidationMessage?: string;
   /** A sentence for the documentation (Hydra `hydra:title`, OpenAPI `summary`). */

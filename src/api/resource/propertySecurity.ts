@@ -27,6 +27,10 @@ export interface PropertySecurityContext extends Omit<SecurityContext, 'object'>
 
 /** What a property's `securityPostDenormalize` sees (API Platform's `object`, `previous_object`, `property`). */
 export interface PropertyPostDenormalizeContext extends PostDenormalizeContext {
+  /** The new object built from the body (property names to values as the client wrote them). */
+  readonly object: Readonly<Record<string, unknown>>;
+  /** The stored item before the change (writeOnly properties too), or null on a create. */
+  readonly previousObject: Readonly<Record<string, unknown>> | null;
   /** The property's name. */
   readonly property: string;
 }

@@ -67,8 +67,8 @@ function resourcesOn(store: Store): Resource[] {
       Post({ securityPostValidation: 'ROLE_USER', securityPostValidationMessage: SIGN_IN_MESSAGE }),
       Put({
         security: 'ROLE_USER',
-        securityPostValidation: ({ object, previousObject, isGranted }) => isGranted('ROLE_ADMIN')
-          || (object as { owner?: unknown }).owner === (previousObject as { owner?: unknown } | null)?.owner,
+        securityPostValidation: ({ object, previousObject, isGranted }) =>
+          isGranted('ROLE_ADMIN') || object.owner === previousObject?.owner,
         securityPostValidationMessage: TRANSFER_MESSAGE,
       }),
       Patch({ security: 'ROLE_USER' }),
@@ -77,11 +77,10 @@ function resourcesOn(store: Store): Resource[] {
       adminOnlyProperty: { security: 'ROLE_ADMIN' },
       ownerOnlyProperty: {
         security: ownerOnly,
-        securityPostDenormalize: ({ object, user }) => (object as { owner?: unknown }).owner === user?.identifier,
+        securityPostDenormalize: ({ object, user }) => object.owner === user?.identifier,
       },
       property: {
-        securityPostDenormalize: ({ previousObject }) =>
-          (previousObject as { canUpdateProperty?: unknown } | null)?.canUpdateProperty === true,
+        securityPostDenormalize: ({ previousObject }) => previousObject?.canUpdateProperty === true,
       },
       relatedDummy: { security: 'ROLE_ADMIN' },
     },
