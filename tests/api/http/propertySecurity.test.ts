@@ -96,7 +96,7 @@ function kernelOn(store: Store): Kernel {
     },
   });
   return createKernel({
-    routes: apiRoutes({ resources: resourcesOn(store), formats: ['jsonld', 'jsonhal', 'json', 'jsonapi', 'csv'] }),
+    routes: apiRoutes({ resources: resourcesOn(store), formats: ['jsonld', 'jsonhal', 'json', 'jsonapi', 'csv', 'xml'] }),
     debug: false,
     security: {
       firewalls: [{
@@ -158,7 +158,7 @@ jest.setTimeout(scaled(30_000));
 
 const FORMATS = [
   ['jsonld', 'application/ld+json'], ['jsonhal', 'application/hal+json'], ['json', 'application/json'],
-  ['jsonapi', 'application/vnd.api+json'], ['csv', 'text/csv'],
+  ['jsonapi', 'application/vnd.api+json'], ['csv', 'text/csv'], ['xml', 'application/xml'],
 ] as const;
 
 describeOnStores('property security', (open) => {
