@@ -7,6 +7,7 @@ import type { ResourceMetadata } from './state/types';
 import { type ApiFormats, MERGE_PATCH, resolveFormats } from './format/apiFormats';
 import type { Format } from './format/Format';
 import { FormatRegistry } from './format/FormatRegistry';
+import { operationFormats } from './format/operationFormats';
 
 /**
  * One operation, as the documentation shows it: its route (kind, name, method, path,
@@ -105,6 +106,22 @@ export interface DescribeApiOptions {
 }
 
 /**
+ * An operation's media types as documented: its output formats' first types (the default first),
+ * and its request body's (POST, PUT: its input formats that read and document bodies; PATCH: the
+ * API's `patchFormats` among them), per its `formats`, `inputFormats` and `outputFormats`.
+ */
+function operationTypes(
+  formats: ApiFormats, resource: Resource, op: ResolvedOperation, input: boolean,
+): { formats: readonly string[]; inputTypes: readonly string[] } {
+  const own = operationFormats(formats, resource, op);
+  const bodies = own.inputTypes.filter((t) => formats.registry.byMimeType(t)?.docs?.input !== undefined);
+  return {
+    formats: own.outputs.flatMap((f) => f.mimeTypes.slice(0, 1)),
+    inputTypes: input ? (op.kind === 'Patch' ? own.patchTypes : bodies) : [],
+  };
+}
+
+/**
  * Lists resources with their metadata, operations, filters and pagination, for documentation
  * generators (OpenAPI, Hydra): API Platform's resource metadata collection.
  * @param declared - what `defineResource` returned (filters on dotted paths are resolved here)
@@ -115,9 +132,6 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
   const formats = options.formats === undefined || options.formats instanceof FormatRegistry
     ? resolveFormats(options.formats) : options.formats;
   const outputs = formats.all.flatMap((f) => f.mimeTypes.slice(0, 1));
-  const inputTypes = formats.all.filter((f) => f.decode !== undefined && f.docs?.input !== undefined)
-    .flatMap((f) => f.mimeTypes);
-  const patchTypes = [...formats.patch.keys()];
   const byType = new Map<string, Format>();
   for (const f of formats.all) for (const t of f.mimeTypes) byType.set(t, f);
   for (const [t, f] of formats.patch) byType.set(t, f);
@@ -152,8 +166,7 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           securedPostDenormalize: op.securityPostDenormalize !== undefined,
           securedPostValidation: op.securityPostValidation !== undefined,
           input,
-          inputTypes: input ? (op.kind === 'Patch' ? patchTypes : inputTypes) : [],
-          formats: outputs,
+          ...operationTypes(formats, r, op, input),
           summary: op.summary,
           parameters: Object.freeze(parameters),
         });

@@ -12,6 +12,7 @@ import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiC
 import type { ApiFormats } from '../format/apiFormats';
 import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
+import { operationFormats } from '../format/operationFormats';
 import { idFromIri, itemIri } from '../serializer/iri';
 import { normalizeItem, type NormalizeOptions } from '../serializer/normalize';
 import { loadRelated } from '../serializer/embedding';
@@ -78,10 +79,6 @@ export class ResourceEndpoint {
    * input formats, on every operation but the collection's), when the resource has a Patch.
    */
   private readonly acceptPatch: string | undefined;
-  /** The media types of POST and PUT bodies: those of the formats that read bodies. */
-  private readonly inputTypes: readonly string[];
-  /** The media types of PATCH bodies (the API's `patchFormats`). */
-  private readonly patchTypes: readonly string[];
 
   constructor(
     private readonly resource: Resource,
@@ -92,10 +89,11 @@ export class ResourceEndpoint {
     private readonly context?: (req: Request) => StateContext,
     private readonly httpCache?: HttpCache,
   ) {
-    this.patchTypes = [...formats.patch.keys()];
-    this.inputTypes = formats.all.filter((f) => f.decode !== undefined).flatMap((f) => f.mimeTypes);
-    this.acceptPatch = resource.operations.some((op) => op.kind === 'Patch') && this.patchTypes.length > 0
-      ? this.patchTypes.join(', ') : undefined;
+    // the operations' formats are checked now: an unknown name is a start-up error
+    for (const op of operations) operationFormats(formats, resource, op);
+    const patchOp = resource.operations.find((op) => op.kind === 'Patch');
+    const patchTypes = patchOp === undefined ? [] : operationFormats(formats, resource, patchOp).patchTypes;
+    this.acceptPatch = patchTypes.length > 0 ? patchTypes.join(', ') : undefined;
   }
 
   /** The operation the request's method selects (HEAD is GET). */
@@ -157,7 +155,8 @@ export class ResourceEndpoint {
       ? { resource: this.resource, operation }
       : { resource: this.resource, operation, queries: [] };
     req.api = state;
-    state.format = negotiateFormat(req, this.formats.all, operation.method === 'GET');
+    const offered = operationFormats(this.formats, this.resource, operation).outputs;
+    state.format = negotiateFormat(req, offered, operation.method === 'GET');
     // a browser gets the documentation page for an item that exists, and a 404 for one that
     // does not (API Platform's SwaggerUiProvider reads the item first)
     if (!operation.item) return null;
@@ -206,7 +205,7 @@ export class ResourceEndpoint {
     const operation = this.operationOf(req);
     if (!operation.deserialize) return { ...(previous ?? {}) };
     const patch = operation.kind === 'Patch';
-    const format = this.bodyFormat(req, patch);
+    const format = this.bodyFormat(req, operation, patch);
     const base = requestBase(req);
     const context: DecodeContext = {
       resource: this.resource, operation, paths: this.paths, base, request: req,
@@ -264,11 +263,12 @@ export class ResourceEndpoint {
    * The format that reads the request's body, by its `Content-Type`.
    * @throws HttpError 415 when none does
    */
-  private bodyFormat(req: Request, patch: boolean): Format {
-    const types = patch ? this.patchTypes : this.inputTypes;
+  private bodyFormat(req: Request, operation: ResolvedOperation, patch: boolean): Format {
+    const own = operationFormats(this.formats, this.resource, operation);
+    const types = patch ? own.patchTypes : own.inputTypes;
     const matched = types.length === 0 ? false : req.is([...types]);
     const format = typeof matched === 'string'
-      ? (patch ? this.formats.patch.get(matched) : this.formats.registry.byMimeType(matched))
+      ? (patch ? own.patch.get(matched) : this.formats.registry.byMimeType(matched))
       : undefined;
     if (format === undefined) throw unsupported(req.headers['content-type'], types);
     return format;

@@ -64,6 +64,12 @@ export type PaginationOptions = z.input<typeof paginationOptionsSchema>;
 /** {@link PaginationOptions} resolved. */
 export type ResolvedPagination = Readonly<Required<PaginationOptions>>;
 
+/** Format names (`formats`, `inputFormats`, `outputFormats`), checked against the API's by `apiRoutes`. */
+const formatNamesSchema = z.array(
+  z.string().regex(/^[a-z][a-z0-9]{0,31}$/, { error: 'expected a format name such as "csv"' }),
+  { error: 'expected an array of format names such as ["jsonld", "csv"]' },
+).min(1, { error: 'expected at least one format' }).readonly();
+
 /**
  * The schema of one operation as declared (`Get()`, `Post({...})`; see `OperationOptions`
  * in operations.ts for each field's meaning).
@@ -94,6 +100,9 @@ const operationSchema = optionsObject({
   cacheHeaders: cacheHeadersSchema.optional(),
   normalizationContext: normalizationContextSchema.optional(),
   denormalizationContext: denormalizationContextSchema.optional(),
+  formats: formatNamesSchema.optional(),
+  inputFormats: formatNamesSchema.optional(),
+  outputFormats: formatNamesSchema.optional(),
 });
 
 /**
@@ -173,6 +182,17 @@ export const resourceOptionsSchema = optionsObject({
    * @example { groups: ['book:write'] }
    */
   denormalizationContext: denormalizationContextSchema.optional(),
+  /**
+   * The formats of every operation that has none of its own (API Platform's resource `formats`),
+   * by name among the API's, in order of preference.
+   * @default the API's
+   * @example ['jsonld', 'csv']
+   */
+  formats: formatNamesSchema.optional(),
+  /** The default `inputFormats` of the operations. @default `formats` */
+  inputFormats: formatNamesSchema.optional(),
+  /** The default `outputFormats` of the operations. @default `formats` */
+  outputFormats: formatNamesSchema.optional(),
 });
 
 /** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
@@ -212,6 +232,13 @@ export interface ResolvedOperation {
   readonly strictQueryParameterValidation: boolean;
   /** The operation's `cacheHeaders`, else the resource's; undefined: the API's. */
   readonly cacheHeaders?: Readonly<CacheHeaders>;
+  /**
+   * The names of the formats of its request bodies (its `inputFormats`, else `formats`, else the
+   * resource's); undefined: the API's.
+   */
+  readonly inputFormats?: readonly string[];
+  /** The names of the formats of its responses, as `inputFormats`; undefined: the API's. */
+  readonly outputFormats?: readonly string[];
   /** The resource's short name, e.g. `Book` (API Platform `Operation::getShortName`). */
   readonly shortName: string;
   /** What a store knows of the resource (API Platform `Operation::getClass`): table and properties. */
@@ -341,6 +368,9 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
   const cacheHeaders = declared.cacheHeaders ?? o.cacheHeaders;
+  // API Platform: an operation's formats replace the resource's; inputFormats/outputFormats the formats
+  const inputFormats = declared.inputFormats ?? declared.formats ?? o.inputFormats ?? o.formats;
+  const outputFormats = declared.outputFormats ?? declared.formats ?? o.outputFormats ?? o.formats;
   const write = WRITE_KINDS.includes(declared.kind);
   if (declared.processor !== undefined && !write) {
     throw invalidOption(`${at}.processor`, 'only Post, Put, Patch and Delete write', undefined, { got: 'a processor' });
@@ -384,6 +414,8 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
     strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
     ...(cacheHeaders !== undefined ? { cacheHeaders: Object.freeze({ ...cacheHeaders }) } : {}),
+    ...(inputFormats !== undefined ? { inputFormats: Object.freeze([...inputFormats]) } : {}),
+    ...(outputFormats !== undefined ? { outputFormats: Object.freeze([...outputFormats]) } : {}),
     shortName: o.shortName,
     metadata: scope.metadata,
     ...(provider !== undefined ? { provider } : {}),

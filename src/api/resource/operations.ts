@@ -161,6 +161,18 @@ export interface OperationOptions {
    * @example { groups: ['book:write'] }
    */
   denormalizationContext?: DenormalizationContextOptions;
+  /**
+   * The formats the operation reads and writes (API Platform's `formats`), by name among the
+   * API's (`apiRoutes({ formats })`), in order of preference; replaces the resource's. Another
+   * `Accept` is a 406, another body a 415, each listing the allowed media types.
+   * @default the resource's `formats`, else the API's
+   * @example GetCollection({ formats: ['jsonld', 'json', 'csv'] })
+   */
+  formats?: readonly string[];
+  /** The formats of request bodies alone (API Platform's `inputFormats`). @default `formats` */
+  inputFormats?: readonly string[];
+  /** The formats of responses alone (API Platform's `outputFormats`). @default `formats` */
+  outputFormats?: readonly string[];
 }
 
 /** One operation as declared. */
