@@ -1,4 +1,5 @@
 import { completeFilters } from './resource/completeFilters';
+import { completeLinks } from './resource/completeLinks';
 import type { z } from 'zod';
 import type { QueryParameter } from './resource/filters';
 import type { ResolvedFilter } from './resource/filterResolution';
@@ -128,7 +129,7 @@ function operationTypes(
  * @param options - the entrypoint path and the API's formats
  */
 export function describeApi(declared: readonly Resource[], options: DescribeApiOptions = {}): ApiDescription {
-  const resources = completeFilters(declared);
+  const resources = completeLinks(completeFilters(declared));
   const formats = options.formats === undefined || options.formats instanceof FormatRegistry
     ? resolveFormats(options.formats) : options.formats;
   const outputs = formats.all.flatMap((f) => f.mimeTypes.slice(0, 1));

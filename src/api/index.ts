@@ -12,6 +12,7 @@ export {
   GetCollection, Get, Post, Put, Patch, Delete, OPERATION_METHODS, ITEM_KINDS,
   type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule, type PostValidationContext,
 } from './resource/operations';
+export { link, type Link } from './resource/Link';
 export {
   SearchFilter, OrderFilter, RangeFilter, BooleanFilter, DateFilter, ExistsFilter,
   type FilterType, type FilterDeclaration, type QueryParameter,

@@ -174,13 +174,44 @@ export class ResourceEndpoint {
     return fullRepresentation(this.resource, item, this.paths, base);
   }
 
-  /** The `security` route option, when one of the route's operations has a rule. */
+  /**
+   * The `security` route option, when one of the route's operations has a rule or a link with
+   * one: each link's `security` first, on the linked item (a 404 when the variable names none;
+   * denied: a 403 with the link's `securityMessage`, a 401 for an anonymous client), then the
+   * operation's.
+   */
   security(): ((context: SecurityContext) => Promise<boolean>) | undefined {
-    if (!this.operations.some((op) => op.security !== undefined)) return undefined;
+    if (!this.operations.some((op) => op.security !== undefined || op.links.some((l) => l.security !== undefined))) {
+      return undefined;
+    }
     return async (context) => {
-      const rule = this.operationOf(context.request).security;
+      const operation = this.operationOf(context.request);
+      for (const l of operation.links) {
+        if (l.security === undefined) continue;
+        const value = String(context.request.params[l.parameter] ?? '');
+        const object = await this.linkedItem(context.request, l.fromClass, value);
+        if (await granted(l.security, { ...context, object })) continue;
+        if (context.user === null) return false; // the firewall's challenge: a 401
+        throw new AccessDeniedHttpError(l.securityMessage);
+      }
+      const rule = operation.security;
       return rule === undefined ? true : granted(rule, context);
     };
+  }
+
+  /**
+   * The item a link's variable names, as its resource's `Get` provides it, in the client's
+   * representation (what a link's `security` sees as `object`).
+   * @throws ItemNotFoundError (404) when there is none
+   */
+  private async linkedItem(req: Request, shortName: string, value: string | undefined): Promise<object> {
+    const resource = this.paths.resources.get(shortName);
+    const get = resource?.operations.find((op) => op.kind === 'Get');
+    const id = value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
+    const item = id === null || get?.provider === undefined ? null
+      : providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
+    if (item === null || resource === undefined) throw new ItemNotFoundError(shortName, value ?? '');
+    return fullRepresentation(resource, item, this.paths, requestBase(req));
   }
 
   /** The `securityPostDenormalize` route option, when one of the route's operations has a rule. */

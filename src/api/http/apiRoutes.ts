@@ -7,6 +7,7 @@ import { RouteCollection } from '../../routing/RouteCollection';
 import type { SecuredRouteOptions } from '../../security/RouteSecurity';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import { completeFilters } from '../resource/completeFilters';
+import { completeLinks } from '../resource/completeLinks';
 import type { StateContext } from '../state/types';
 import { type ApiPaths, requestBase } from '../serializer/ApiContext';
 import { type ApiFormats, resolveFormats } from '../format/apiFormats';
@@ -57,8 +58,8 @@ function resolvePaths(options: ApiOptions): ApiPaths {
       }
     }
   }
-  // filters on dotted paths (author.name) resolve now that every resource is known
-  for (const r of completeFilters([...resources.values()])) resources.set(r.shortName, r);
+  // filters on dotted paths (author.name) and subresource links resolve now that every resource is known
+  for (const r of completeLinks(completeFilters([...resources.values()]))) resources.set(r.shortName, r);
   return { entrypoint, contexts: `${entrypoint}/contexts`, docs: `${entrypoint}/docs.jsonld`, resources, prefixes };
 }
 

@@ -15,9 +15,10 @@ import {
   resolveNormalizationContext, type ResolvedNormalizationContext, type SerializationGroups,
 } from '../serializer/serializationContext';
 import type { FilterDeclaration } from './filters';
+import { checkLinkRelation, type Link, type ResolvedLink } from './Link';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
 import {
-  Delete, Get, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
+  Delete, Get, RULE, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
   ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
 } from './operations';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
@@ -82,6 +83,10 @@ const operationSchema = optionsObject({
   path: nonEmptyString.optional(),
   uriTemplate: z.string({ error: 'expected a path such as "/books/{id}/publish"' })
     .regex(/^\//, { error: 'expected a path such as "/books/{id}/publish"' }).optional(),
+  uriVariables: z.record(z.string(), z.custom<Link>((v) => typeof v === 'object' && v !== null
+    && typeof (v as Partial<Link>).fromClass === 'string', {
+    error: 'expected link({ fromClass, toProperty }) or link({ fromClass, fromProperty })',
+  })).optional(),
   provider: providerSchema.optional(),
   processor: processorSchema.optional(),
   deserialize: z.boolean().optional(),
@@ -255,6 +260,8 @@ export interface ResolvedOperation {
   readonly normalizationContext: ResolvedNormalizationContext;
   /** The operation's `denormalizationContext`, else the resource's (groups). */
   readonly denormalizationContext: SerializationGroups;
+  /** The links of `uriVariables` (a subresource), in declaration order; none for most operations. */
+  readonly links: readonly ResolvedLink[];
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -355,7 +362,11 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     throw invalidOption(`${at}.${declared.uriTemplate !== undefined ? 'uriTemplate' : 'path'}`,
       'expected a path with an {id} placeholder', path);
   }
-  const requirements = declared.requirements ?? (item && custom === undefined ? { id: '\\d+' } : {});
+  const links = resolveLinks(declared.uriVariables ?? {}, path, scope.metadata, `${at}.uriVariables`);
+  const requirements = declared.requirements ?? {
+    ...(item && custom === undefined ? { id: '\\d+' } : {}),
+    ...Object.fromEntries(links.map((l) => [l.parameter, '\\d+'])),
+  };
   if (declared.strictQueryParameterValidation !== undefined && declared.kind !== 'GetCollection') {
     const what = 'only GetCollection reads query parameters';
     throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);
@@ -424,7 +435,34 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     ...(declared.status !== undefined ? { status: declared.status } : {}),
     normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
     denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
+    links,
   });
+}
+
+/**
+ * An operation's `uriVariables` checked against its path and the resource's properties.
+ * @throws KernelConfigError for a variable not in the path, a link with both or neither of
+ *   `toProperty` and `fromProperty`, a `toProperty` that is no relation of this resource to
+ *   `fromClass` (with a "did you mean"), a `security` that is no rule
+ */
+function resolveLinks(
+  declared: Record<string, Link>, path: string, metadata: ResourceMetadata, option: string,
+): readonly ResolvedLink[] {
+  return Object.freeze(Object.entries(declared).map(([parameter, l]) => {
+    const at = `${option}.${parameter}`;
+    if (!path.includes(`{${parameter}}`)) {
+      throw invalidOption(at, `expected a placeholder of the path ${path}`, parameter);
+    }
+    if ((l.toProperty === undefined) === (l.fromProperty === undefined)) {
+      throw invalidOption(at, 'expected one of toProperty and fromProperty', undefined, { got: 'both or neither' });
+    }
+    if (l.security !== undefined && typeof l.security !== 'function' && (typeof l.security !== 'string'
+      || l.security === '')) {
+      throw invalidOption(`${at}.security`, RULE, l.security);
+    }
+    if (l.toProperty !== undefined) checkLinkRelation(metadata, l.toProperty, l.fromClass, `${at}.toProperty`);
+    return Object.freeze({ ...l, parameter });
+  }));
 }
 
 /** The object schema's own description (`z.object({…}).describe('…')`), if it has one. */

@@ -7,6 +7,7 @@ import type {
 import type { Processor, ProcessorFunction } from '../state/Processor';
 import type { Provider, ProviderFunction } from '../state/Provider';
 import type { StateProcessor, StateProvider } from '../state/types';
+import type { Link } from './Link';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -41,7 +42,8 @@ export interface PostValidationContext extends PostDenormalizeContext {
   readonly previousObject: Readonly<Record<string, unknown>> | null;
 }
 
-const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
+/** The message of an option that is no {@link SecurityRule}. */
+export const RULE = 'expected a role such as "ROLE_USER" or a function (context) => boolean';
 
 /** The option schema of an access rule ({@link SecurityRule}): a non-empty string or a function. */
 export function ruleSchema<C>(): z.ZodCustom<SecurityRule<C>, SecurityRule<C>> {
@@ -73,6 +75,15 @@ export interface OperationOptions {
    * @example Post({ uriTemplate: '/books/{id}/publish', processor: publish, deserialize: false, status: 200 })
    */
   uriTemplate?: string;
+  /**
+   * The links of the URI's variables to other resources (API Platform `uriVariables`): a
+   * subresource. `{ authorId: link({ fromClass: 'Author', toProperty: 'author' }) }` on a
+   * `GetCollection` at `/authors/{authorId}/books` lists that author's books (paged and filtered
+   * as the collection is); `{ id: link({ fromClass: 'Book', fromProperty: 'author' }) }` on a
+   * `Get` at `/books/{id}/author` reads the book's author (a 404 when there is none). With the
+   * store provider only (another provider reads the variables itself).
+   */
+  uriVariables?: Record<string, Link>;
   /**
    * Reads the operation's state (API Platform `provider`): a {@link Provider}, a function, or a
    * store (wrapped by `storeProvider`).

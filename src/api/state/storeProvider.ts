@@ -1,6 +1,6 @@
 import type { ResolvedOperation } from '../resource/defineResource';
 import type { ProvidedState, Provider, ProviderContext, ProviderFunction, UriVariables } from './Provider';
-import type { CollectionQuery, StateContext, StateProvider } from './types';
+import type { CollectionPage, CollectionQuery, FilterCondition, StateContext, StateProvider } from './types';
 
 /** The query of a collection read without one (a provider calling the store itself): page 1, 30 items. */
 const FIRST_PAGE: CollectionQuery = Object.freeze({
@@ -26,6 +26,7 @@ export class StoreProvider implements Provider {
    * @throws StorageUnavailableError (503) when the store is down
    */
   provide(operation: ResolvedOperation, uriVariables: UriVariables, context: ProviderContext): Promise<ProvidedState> {
+    if (operation.links.length > 0) return this.provideLinked(operation, uriVariables, context);
     if (operation.kind === 'GetCollection') {
       return this.store.provideCollection(operation.metadata, context.query ?? FIRST_PAGE, storeContext(context));
     }
@@ -33,6 +34,68 @@ export class StoreProvider implements Provider {
     if (typeof id !== 'number') return Promise.resolve(null);
     return this.store.provideItem(operation.metadata, id, storeContext(context));
   }
+
+  /** A subresource: the items (or the item) its links select, filtered and paged as asked. */
+  private async provideLinked(
+    operation: ResolvedOperation, uriVariables: UriVariables, context: ProviderContext,
+  ): Promise<ProvidedState> {
+    const at = storeContext(context);
+    const conditions = await linkConditions(this.store, operation, uriVariables, at);
+    const collection = operation.kind === 'GetCollection';
+    if (conditions === null) return collection ? NOTHING : null;
+    if (collection) {
+      const query = context.query ?? FIRST_PAGE;
+      return this.store.provideCollection(operation.metadata,
+        { ...query, conditions: [...conditions, ...query.conditions] }, at);
+    }
+    // an item: the one the links select, and the item's own `{id}` when no link takes it
+    const own = uriVariables.id;
+    if (typeof own === 'number' && !operation.links.some((l) => l.parameter === 'id')) {
+      conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: [own] });
+    }
+    const page = await this.store.provideCollection(operation.metadata,
+      { conditions, order: [], page: 1, itemsPerPage: 1, partial: true }, at);
+    return page.items[0] ?? null;
+  }
+}
+
+/** No item: a subresource whose variable names nothing. */
+const NOTHING: CollectionPage = Object.freeze({ items: [], totalItems: 0, hasNextPage: false });
+
+/** A URI variable as an id: a positive integer (a number already, or its digits), else null. */
+function linkId(value: string | number | undefined): number | null {
+  if (typeof value === 'number') return value;
+  return value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * The conditions a subresource operation's links put on its items (API Platform's Doctrine
+ * `LinksHandlerTrait`): `toProperty` (this resource's relation) equals, or for a to-many one
+ * includes, the variable's id; `fromProperty` (the linked item's relation) lists the ids. A
+ * variable naming no item selects nothing (an empty collection; for an item, a 404).
+ * @returns the conditions, or null when nothing can match
+ */
+async function linkConditions(
+  store: StateProvider, operation: ResolvedOperation, uriVariables: UriVariables, context: StateContext,
+): Promise<FilterCondition[] | null> {
+  const conditions: FilterCondition[] = [];
+  for (const l of operation.links) {
+    const id = linkId(uriVariables[l.parameter]);
+    if (id === null) return null;
+    if (l.toProperty !== undefined) {
+      conditions.push({ type: 'search', property: l.toProperty, strategy: 'exact', values: [id] });
+      continue;
+    }
+    if (l.from === undefined || l.fromProperty === undefined) {
+      throw new Error(`The link of {${l.parameter}} is not resolved: declare the resources through apiRoutes`);
+    }
+    const parent = await store.provideItem(l.from, id, context);
+    const value = parent?.data[l.fromProperty];
+    const ids = Array.isArray(value) ? value as number[] : typeof value === 'number' ? [value] : [];
+    if (ids.length === 0) return null;
+    conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: ids });
+  }
+  return conditions;
 }
 
 /**
