@@ -41,8 +41,9 @@ describe('loadRoutes(modulePath, cwd)', () => {
       'author_get_collection', 'author_get', 'author_post', 'author_put', 'author_patch', 'author_delete',
       'api_jsonld_context', 'api_doc', 'api_docs_page', 'api_docs_openapi', 'api_docs_asset',
       'hello_slash', 'plain', 'localized_about', 'admin_dashboard', 'admin_audit', 'admin_login', 'admin_logout',
-      'admin_locale', 'admin_stylesheet', 'admin_books_index', 'admin_books_export', 'admin_books_new', 'admin_books_batch_delete',
-      'admin_books_batch_action', 'admin_books_detail', 'admin_books_edit', 'admin_books_delete', 'admin_books_toggle',
+      'admin_locale', 'admin_stylesheet', 'admin_books_index', 'admin_books_export', 'admin_books_new', 'admin_books_new_pick',
+      'admin_books_batch_delete',
+      'admin_books_batch_action', 'admin_books_detail', 'admin_books_edit', 'admin_books_edit_pick', 'admin_books_delete', 'admin_books_toggle',
       'admin_books_action', 'admin_authors_index', 'admin_authors_export', 'admin_authors_new', 'admin_authors_batch_delete',
       'admin_authors_detail', 'admin_authors_edit', 'admin_authors_delete', 'boom', 'api_time',
     ]);
