@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
 import {
-  idFromIri, isAtomic, type OrderBy, type DeleteOutcome, type QueryLogEntry, type StateContext, type StateProcessor,
-  type StoredItem, type WriteOutcome,
+  idFromIri, idFromPath, isAtomic, type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId, type QueryLogEntry,
+  type StateContext, type StateProcessor, type StoredItem, type WriteOutcome,
 } from '../api';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
@@ -66,6 +66,8 @@ export class AdminApp {
   readonly admins: ReadonlyMap<string, AdminResource>;
   /** Each resource's collection path (API IRIs of relations), by short name. */
   readonly prefixes: Readonly<Record<string, string>>;
+  /** Each resource's identifier type (how a relation's IRI is read), by short name. */
+  readonly identifiers: Readonly<Record<string, IdentifierType>>;
   readonly audit: AuditLog;
   readonly readForm = createFormBodyReader(FORM_LIMIT);
 
@@ -74,6 +76,7 @@ export class AdminApp {
     this.admins = new Map(options.resources.map((r) =>
       [r.shortName, adminResource(r, options.crud[r.shortName], (name) => metadata.get(name))]));
     this.prefixes = Object.fromEntries(options.resources.map((r) => [r.shortName, r.routePrefix]));
+    this.identifiers = Object.fromEntries(options.resources.map((r) => [r.shortName, r.identifier.type]));
     this.audit = new AuditLog(options.auditStore);
   }
 
@@ -210,11 +213,13 @@ export class AdminApp {
    * @param value - as typed
    * @returns the id, or null when the value is neither
    */
-  relatedId(target: string, value: string): number | null {
+  relatedId(target: string, value: string): ItemId | null {
     const text = value.trim();
-    if (/^[1-9]\d{0,14}$/.test(text)) return Number(text);
+    const type = this.identifiers[target];
+    const id = idFromPath({ type, writable: false }, text);
+    if (id !== null) return id;
     const prefix = this.prefixes[target];
-    return prefix === undefined ? null : idFromIri(text, prefix);
+    return prefix === undefined ? null : idFromIri(text, prefix, '', type);
   }
 
   /**
@@ -224,16 +229,17 @@ export class AdminApp {
   async relationLabels(
     req: Request, admin: AdminResource, items: readonly StoredItem[],
   ): Promise<Map<string, string>> {
-    const wanted = new Map<AdminResource, Set<number>>();
+    const wanted = new Map<AdminResource, Set<ItemId>>();
     for (const field of admin.fields) {
       const target = field.relation === undefined ? undefined : this.admins.get(field.relation);
       if (target === undefined) continue;
-      const ids = wanted.get(target) ?? new Set<number>();
+      const ids = wanted.get(target) ?? new Set<ItemId>();
+      const isId = (v: unknown): v is ItemId => typeof v === 'number' || typeof v === 'string';
       for (const item of items) {
         const id = item.data[field.name];
-        if (typeof id === 'number') ids.add(id);
+        if (isId(id)) ids.add(id);
         // a to-many relation (read-only here): each of its ids
-        else if (Array.isArray(id)) for (const each of id as unknown[]) if (typeof each === 'number') ids.add(each);
+        else if (Array.isArray(id)) for (const each of id as unknown[]) if (isId(each)) ids.add(each);
       }
       wanted.set(target, ids);
     }

@@ -3,7 +3,7 @@ import { isKernelError } from '../errors/KernelError';
 import { storageUnavailable, StorageUnavailableError } from '../storage/StorageUnavailableError';
 import type { SqlDatabase } from '../api/sql';
 import type {
-  FilterCondition, PropertyMetadata, ResourceMetadata, StateContext, StateProcessor, StateProvider, StoredItem,
+  FilterCondition, ItemId, PropertyMetadata, ResourceMetadata, StateContext, StateProcessor, StateProvider, StoredItem,
 } from '../api';
 
 /**
@@ -41,7 +41,7 @@ export interface AuditEntry {
   readonly action: AuditAction;
   /** The resource's short name, e.g. `Book`. */
   readonly resource: string;
-  readonly itemId: number;
+  readonly itemId: ItemId;
   /**
    * How the item was named when the change was made (`Dune (#1)`): what the log shows once the
    * item is deleted. Entries written before labels were kept have `Book #1`.
@@ -64,7 +64,7 @@ export interface AuditCriteria {
   readonly resource?: string;
   readonly action?: AuditAction;
   /** One item's entries (with `resource`). */
-  readonly itemId?: number;
+  readonly itemId?: ItemId;
   /** Entries made on or after this day (`YYYY-MM-DD`, UTC). */
   readonly from?: string;
   /** Entries made on or before this day (`YYYY-MM-DD`, UTC, the whole day). */
@@ -95,7 +95,8 @@ export const AUDIT_LOG_METADATA: ResourceMetadata = Object.freeze({
     prop('username', 'string', { nullable: true }),
     prop('action', 'enum', { enumValues: Object.freeze(['create', 'update', 'delete']) }),
     prop('resource', 'string'),
-    prop('itemId', 'integer'),
+    // text: an item's id of any identifier type (an integer one as its digits)
+    prop('itemId', 'string'),
     prop('changes', 'text'),
   ]),
 });
@@ -147,7 +148,9 @@ export class AuditLog {
     const { label, changes, ...columns } = entry;
     try {
       outcome = await this.store.processor.create(
-        AUDIT_LOG_METADATA, { ...columns, changes: JSON.stringify({ label, fields: changes }) }, context,
+        AUDIT_LOG_METADATA,
+        { ...columns, itemId: String(columns.itemId), changes: JSON.stringify({ label, fields: changes }) },
+        context,
       );
     } catch (e) {
       // a 503 of the SQL store names the table's resource (`AdminAuditEntry`): renamed, reason kept
@@ -181,7 +184,7 @@ export class AuditLog {
     exact('username', criteria.username);
     exact('resource', criteria.resource);
     exact('action', criteria.action);
-    exact('itemId', criteria.itemId);
+    exact('itemId', criteria.itemId === undefined ? undefined : String(criteria.itemId));
     if (criteria.from !== undefined) {
       const value = `${criteria.from}T00:00:00.000Z`;
       conditions.push({ type: 'date', property: 'occurredAt', operator: 'after', value });
@@ -200,10 +203,12 @@ export class AuditLog {
 /** A stored row as an entry (either `changes` format). */
 function entryOf({ id, data }: StoredItem): StoredAuditEntry {
   const resource = String(data.resource);
-  const itemId = Number(data.itemId);
+  // as written: digits are an integer id's (the back office reads it as its resource's type)
+  const itemId = typeof data.itemId === 'number' || /^[1-9]\d{0,14}$/.test(String(data.itemId))
+    ? Number(data.itemId) : String(data.itemId);
   const { label, fields } = parseChanges(data.changes);
   return {
-    id,
+    id: id as number, // the log's own ids are integers
     occurredAt: String(data.occurredAt),
     username: typeof data.username === 'string' ? data.username : null,
     action: data.action as AuditAction,

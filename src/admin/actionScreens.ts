@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ItemNotFoundError, type StoredItem } from '../api';
+import { idFromPath, ItemNotFoundError, type ItemId, type StoredItem } from '../api';
 import { AccessDeniedHttpError } from '../http/errors';
 import { isGranted } from '../security/SecurityState';
 import type { AdminAction, AdminActionContext } from './AdminAction';
@@ -25,15 +25,16 @@ import { deletion, formVersion, loadItem, logAuditFailure } from './itemScreens'
 const MAX_BATCH = 100;
 
 /** The ids a form chose (`ids`, repeated): distinct, in order, at most {@link MAX_BATCH}. */
-function chosenIds(body: Readonly<Record<string, unknown>>): number[] {
+function chosenIds(admin: AdminResource, body: Readonly<Record<string, unknown>>): ItemId[] {
   const given = Array.isArray(body.ids) ? body.ids : body.ids === undefined ? [] : [body.ids];
-  return [...new Set(given.filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v)))]
-    .map(Number).slice(0, MAX_BATCH);
+  const ids = given.map((v) => (typeof v === 'string' ? idFromPath(admin.resource.identifier, v) : null))
+    .filter((id): id is ItemId => id !== null);
+  return [...new Set(ids)].slice(0, MAX_BATCH);
 }
 
 /** The chosen items that exist, in the order chosen: one query. */
 async function loadItems(
-  app: AdminApp, req: Request, admin: AdminResource, ids: readonly number[],
+  app: AdminApp, req: Request, admin: AdminResource, ids: readonly ItemId[],
 ): Promise<StoredItem[]> {
   if (ids.length === 0) return [];
   const { provider, metadata } = admin.resource;
@@ -146,7 +147,7 @@ export function batchDeleteScreen(app: AdminApp, admin: AdminResource) {
     const { t } = app.translator(req);
     const body = await app.checkedForm(req, res);
     const back = backField(body);
-    const items = await loadItems(app, req, admin, chosenIds(body));
+    const items = await loadItems(app, req, admin, chosenIds(admin, body));
     if (items.length === 0) return app.seeOther(req, res, t('flash.batch_none'), await listUrl(app, req, admin, back));
     if (body._confirmed !== '1') {
       return confirmPage(app, req, res, admin, {
@@ -202,7 +203,7 @@ export function batchActionScreen(app: AdminApp, admin: AdminResource) {
     const { t } = app.translator(req);
     const body = await app.checkedForm(req, res);
     const back = backField(body);
-    const items = await loadItems(app, req, admin, chosenIds(body));
+    const items = await loadItems(app, req, admin, chosenIds(admin, body));
     if (items.length === 0) return app.seeOther(req, res, t('flash.batch_none'), await listUrl(app, req, admin, back));
     const label = app.text(req, action.label);
     if (action.confirmation !== undefined && body._confirmed !== '1') {

@@ -135,7 +135,9 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
   for (const admin of app.admins.values()) {
     const base = `${p}/${admin.slug}`;
     const name = (action: string): string => `admin_${admin.routeSlug}_${action}`;
-    const id = { requirements: { id: '\\d+' } };
+    const idRequirement = admin.resource.operations.find((op) => op.item && op.path.endsWith('/{id}'))
+      ?.requirements.id ?? (admin.resource.identifier.type === 'integer' ? '\\d+' : '[^/]+');
+    const id = { requirements: { id: idRequirement } };
     add(name('index'), base, ['GET'], indexScreen(app, admin));
     add(name('export'), `${base}/export.csv`, ['GET'], csvExport(app, admin));
     // the relation picker of each relation on the form (routed for any count: the form links it when needed)
@@ -165,13 +167,13 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
       const switches = admin.fields.filter((f) => f.renderAsSwitch && !f.readOnly).map((f) => f.name);
       if (switches.length > 0) {
         add(name('toggle'), `${base}/{id}/toggle/{field}`, ['POST'], toggleScreen(app, admin),
-          { requirements: { id: '\\d+', field: switches.join('|') } });
+          { requirements: { id: idRequirement, field: switches.join('|') } });
       }
     }
     const single = admin.actions.filter((a) => a.scope !== 'batch').map((a) => a.name);
     if (single.length > 0) {
       add(name('action'), `${base}/{id}/action/{action}`, ['GET', 'POST'], itemActionScreen(app, admin),
-        { requirements: { id: '\\d+', action: single.join('|') } });
+        { requirements: { id: idRequirement, action: single.join('|') } });
     }
   }
   return routes;

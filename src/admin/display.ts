@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { StoredItem } from '../api';
+import type { ItemId, StoredItem } from '../api';
 import { formatInTimeZone } from '../timezone/formatInTimeZone';
 import type { AdminField, AdminResource, Column } from './AdminResource';
 import { localized } from './localized';
@@ -27,7 +27,7 @@ export interface DisplayContext {
   /** The related items' labels by `<shortName>:<id>` (`AdminApp.relationLabels`). */
   readonly labels: ReadonlyMap<string, string>;
   /** The detail page of a related item. */
-  readonly relatedUrl: (shortName: string, id: number) => string | undefined;
+  readonly relatedUrl: (shortName: string, id: ItemId) => string | undefined;
 }
 
 /** `fr_FR` → `fr-FR`; an unknown or malformed locale → `en`. */
@@ -64,7 +64,7 @@ export function displayValue(field: AdminField, value: unknown, c: DisplayContex
         const names = (value as unknown[]).map((id) => c.labels.get(`${target}:${String(id)}`) ?? `#${String(id)}`);
         return { text: names.length === 0 ? c.t('value.empty') : names.join(', ') };
       }
-      if (typeof value !== 'number' || field.relation === undefined) break;
+      if ((typeof value !== 'number' && typeof value !== 'string') || field.relation === undefined) break;
       const url = c.relatedUrl(field.relation, value);
       const text = c.labels.get(`${field.relation}:${value}`) ?? `#${value}`;
       return url === undefined ? { text } : { text, url };

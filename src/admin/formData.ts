@@ -33,7 +33,8 @@ function fieldValue(field: AdminField, raw: unknown, relationPrefix: string): un
     case 'number':
       return NUMBER.test(raw.trim()) ? Number(raw.trim().replace(',', '.')) : raw;
     case 'relation':
-      return /^\d{1,15}$/.test(raw) ? `${relationPrefix}/${raw}` : raw;
+      // a select's value is the item's id (of any identifier type); an IRI is read as it is
+      return raw.startsWith('/') ? raw : `${relationPrefix}/${encodeURIComponent(raw)}`;
     case 'datetime': {
       const m = LOCAL_DATETIME.exec(raw);
       return m === null ? raw : `${m[1]}${m[2] ?? ':00'}Z`;

@@ -1,5 +1,8 @@
 import type { Request, Response } from 'express';
-import { InvalidQueryError, parseQueryString, type StoredItem } from '../api';
+import { idFromPath, InvalidQueryError, parseQueryString, type ItemId, type StoredItem } from '../api';
+
+/** The longest id the audit page's `item` parameter takes (a `string` identifier's longest). */
+const MAX_STRING_ID_LENGTH = 255;
 import { lastPage } from './lastPage';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
@@ -39,13 +42,16 @@ export interface HistoryRow {
 
 /** The ids of `ids` that still exist in `admin`'s store, with their current items (one query). */
 async function existing(
-  app: AdminApp, req: Request, admin: AdminResource, ids: ReadonlySet<number>,
-): Promise<Map<number, StoredItem>> {
-  if (ids.size === 0) return new Map();
+  app: AdminApp, req: Request, admin: AdminResource, given: ReadonlySet<ItemId>,
+): Promise<Map<ItemId, StoredItem>> {
+  // as the resource's identifier type has them (the log keeps them as text)
+  const ids = [...given].map((id) => idFromPath(admin.resource.identifier, String(id)))
+    .filter((id): id is ItemId => id !== null);
+  if (ids.length === 0) return new Map();
   const { provider, metadata } = admin.resource;
   const page = await provider!.provideCollection(metadata, {
-    conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: [...ids] }],
-    order: [], page: 1, itemsPerPage: ids.size, partial: true,
+    conditions: [{ type: 'search', property: 'id', strategy: 'exact', values: ids }],
+    order: [], page: 1, itemsPerPage: ids.length, partial: true,
   }, app.stateContext(req));
   return new Map(page.items.map((item) => [item.id, item]));
 }
@@ -60,10 +66,10 @@ async function existing(
 export async function historyRows(
   app: AdminApp, req: Request, entries: readonly StoredAuditEntry[], t: Translator,
 ): Promise<HistoryRow[]> {
-  const byResource = new Map<string, Set<number>>();
+  const byResource = new Map<string, Set<ItemId>>();
   const lastLabel = new Map<string, string>();
   for (const e of entries) {
-    byResource.set(e.resource, (byResource.get(e.resource) ?? new Set<number>()).add(e.itemId));
+    byResource.set(e.resource, (byResource.get(e.resource) ?? new Set<ItemId>()).add(e.itemId));
     const key = `${e.resource}:${e.itemId}`;
     if (!lastLabel.has(key)) lastLabel.set(key, e.label);
   }
@@ -134,7 +140,7 @@ function readAuditQuery(
     throw bad('resource', `one of ${[...app.admins.keys()].join(', ')}`);
   }
   if (action !== undefined && !(ACTIONS as readonly string[]).includes(action)) throw bad('action', ACTIONS.join(', '));
-  if (item !== undefined && !/^[1-9]\d{0,14}$/.test(item)) throw bad('item', 'an id, an integer from 1');
+  if (item !== undefined && (item === '' || item.length > MAX_STRING_ID_LENGTH)) throw bad('item', 'an item\'s id');
   if (item !== undefined && resource === undefined) throw bad('item', 'the "resource" parameter with it');
   for (const [name, value] of [['from', from], ['to', to]] as const) {
     if (value !== undefined && !DAY.test(value)) throw bad(name, 'a date such as 2026-11-27');
@@ -144,7 +150,7 @@ function readAuditQuery(
     ...(user !== undefined ? { username: user } : {}),
     ...(resource !== undefined ? { resource } : {}),
     ...(action !== undefined ? { action: action as AuditAction } : {}),
-    ...(item !== undefined ? { itemId: Number(item) } : {}),
+    ...(item !== undefined ? { itemId: item } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
   };
@@ -211,7 +217,9 @@ export function auditScreen(app: AdminApp) {
 }
 
 /** An item's detail page, or undefined when the item is gone. */
-async function itemUrl(app: AdminApp, req: Request, admin: AdminResource, id: number): Promise<string | undefined> {
+async function itemUrl(app: AdminApp, req: Request, admin: AdminResource, raw: ItemId): Promise<string | undefined> {
+  const id = idFromPath(admin.resource.identifier, String(raw));
+  if (id === null) return undefined;
   const item = await admin.resource.provider!.provideItem(admin.resource.metadata, id, app.stateContext(req));
   return item === null ? undefined : app.url(req, admin.slug, id);
 }
@@ -221,7 +229,7 @@ async function itemUrl(app: AdminApp, req: Request, admin: AdminResource, id: nu
  * @param limit - how many entries, from 1 to 100
  */
 export async function itemHistory(
-  app: AdminApp, req: Request, admin: AdminResource, id: number, limit: number, t: Translator,
+  app: AdminApp, req: Request, admin: AdminResource, id: ItemId, limit: number, t: Translator,
 ): Promise<{ rows: HistoryRow[]; total: number; url: string }> {
   const found = await app.audit.list({ resource: admin.shortName, itemId: id }, 1, limit, app.stateContext(req));
   return {

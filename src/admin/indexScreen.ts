@@ -88,7 +88,9 @@ export function readQuery(app: AdminApp, admin: AdminResource, raw: string): Ind
     return byLabel === undefined;
   });
   const filterQuery = filters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
-  const parsed = parseCollectionQuery(filterQuery, admin.resource, { prefixes: app.prefixes, strict: true });
+  const parsed = parseCollectionQuery(filterQuery, admin.resource, {
+    prefixes: app.prefixes, identifiers: app.identifiers, strict: true,
+  });
   conditions.unshift(...parsed.conditions);
   if (text !== '' && admin.searchPaths.length > 0) {
     // any of the fields, a related one through its relation (a book by its author's name)

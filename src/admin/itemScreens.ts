@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import {
-  isValidationError, ItemNotFoundError, type Violation, type StoredItem, invalidRelation, toStoredData,
+  idFromPath, isValidationError, ItemNotFoundError, type Violation, type StoredItem, invalidRelation, toStoredData,
 } from '../api';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
@@ -53,7 +53,7 @@ interface FormState {
 
 export async function loadItem(app: AdminApp, req: Request, admin: AdminResource): Promise<StoredItem> {
   const raw = String(req.params.id ?? '');
-  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null;
+  const id = idFromPath(admin.resource.identifier, raw);
   const { provider, metadata } = admin.resource;
   const item = id === null ? null : await provider!.provideItem(metadata, id, app.stateContext(req));
   if (item === null) throw new ItemNotFoundError(admin.shortName, raw);
@@ -129,7 +129,7 @@ function validate(
 ): { data: Record<string, unknown> } | { violations: readonly Violation[] } {
   try {
     const object = formObject(admin, body, app.prefixes, current?.data ?? null);
-    const data = toStoredData(admin.resource, object, app.prefixes, '', req.locale);
+    const data = toStoredData(admin.resource, object, app.prefixes, '', req.locale, app.identifiers);
     // a to-many relation is read-only here: left out, the store keeps its links
     for (const f of admin.fields) if (f.kind === 'relations') delete data[f.name];
     return { data };
@@ -257,6 +257,7 @@ export function editScreen(app: AdminApp, admin: AdminResource) {
         return renderForm(app, req, res, admin, stale, { values, violations }, 422);
       }
       case 'not_found': throw new ItemNotFoundError(admin.shortName, String(item.id));
+      case 'duplicate': throw unexpectedOutcome(admin.shortName, 'update', outcome.status);
       case 'ok': break;
     }
     const { t } = app.translator(req);

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { ItemId } from '../api';
 import type { AdminApp } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 
@@ -31,7 +32,7 @@ export interface Referrers {
  * @returns one entry per relation property that has referrers (none: empty)
  */
 export async function referrersOf(
-  app: AdminApp, req: Request, admin: AdminResource, id: number, limit: number,
+  app: AdminApp, req: Request, admin: AdminResource, id: ItemId, limit: number,
 ): Promise<Referrers[]> {
   const found: Referrers[] = [];
   for (const other of app.admins.values()) {

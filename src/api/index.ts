@@ -25,6 +25,7 @@ export {
   defineResource, plural, snakeCase, type ResourceOptions, type Resource, type ResolvedOperation,
   type PaginationOptions, type ResolvedPagination,
 } from './resource/defineResource';
+export { idFromPath, type ResolvedIdentifier } from './resource/identifierSchema';
 export {
   describeApi, paginationParameters, MERGE_PATCH_TYPE,
   type ApiDescription, type DescribeApiOptions, type ResourceDescription, type OperationDescription,

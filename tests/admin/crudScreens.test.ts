@@ -82,14 +82,14 @@ const CRUD: NonNullable<AdminOptions['crud']> = {
         name: 'restock', label: { en: 'Restock', fr: 'Réassortir' },
         confirmation: { en: 'Order these again?', fr: 'Commander de nouveau ?' }, role: 'ROLE_PUBLISHER',
         run: async (items, { update }) => {
-          (ran.restock ??= []).push(items.map((i) => i.id));
+          (ran.restock ??= []).push(items.map((i) => i.id as number));
           for (const item of items) await update(item, { inStock: true });
         },
       },
       {
         name: 'publish', label: 'Publish', scope: 'item',
         run: async (items, { update, label }) => {
-          (ran.publish ??= []).push(items.map((i) => i.id));
+          (ran.publish ??= []).push(items.map((i) => i.id as number));
           await update(items[0], { status: 'live' });
           return `${label(items[0])} is live.`;
         },
@@ -97,7 +97,7 @@ const CRUD: NonNullable<AdminOptions['crud']> = {
       {
         name: 'count', label: 'Count', scope: 'batch',
         run: (items) => {
-          (ran.count ??= []).push(items.map((i) => i.id));
+          (ran.count ??= []).push(items.map((i) => i.id as number));
         },
       },
     ],

@@ -22,7 +22,7 @@ async function books(env: NodeJS.ProcessEnv): Promise<Array<{ id: number; title:
   const store = await openDemoDatabase(env);
   try {
     const page = await store.provider.provideCollection(BOOKS_V1, ALL);
-    return page.items.map((i) => ({ id: i.id, title: i.data.title, author: i.data.author }));
+    return page.items.map((i) => ({ id: i.id as number, title: i.data.title, author: i.data.author }));
   } finally {
     await store.close();
   }

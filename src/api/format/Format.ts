@@ -4,7 +4,7 @@ import type { JsonSchema, ResourceSchemaNames } from '../openapi/resourceSchemas
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { ApiPaths, RequestBase } from '../serializer/ApiContext';
 import type { PageLinks } from '../serializer/pagination';
-import type { CollectionPage, StoredItem } from '../state/types';
+import type { CollectionPage, ItemId, StoredItem } from '../state/types';
 
 /**
  * What every encoder and decoder of a format is given: the resource, the API's paths, the
@@ -31,7 +31,7 @@ export interface FormatContext {
    * Reads an item of a resource of the API through its Get operation's provider (JSON:API's
    * `include`), or null when there is none.
    */
-  readonly readItem: (resource: Resource, id: number) => Promise<StoredItem | null>;
+  readonly readItem: (resource: Resource, id: ItemId) => Promise<StoredItem | null>;
 }
 
 /** An item as a document of its own (GET, and the answer of a write). */

@@ -2,7 +2,8 @@ import { HttpError } from '../../http/errors';
 import { isValidationError } from '../http/ApiErrors';
 import { parsePhpQuery } from '../query/phpQuery';
 import type { Resource } from '../resource/defineResource';
-import { idFromIri } from '../serializer/iri';
+import { idFromIri, itemIri } from '../serializer/iri';
+import { parseItemId } from '../state/identifier';
 import type { StoredItem } from '../state/types';
 import type { FormatContext, Format } from './Format';
 import { jsonObject } from './json';
@@ -52,7 +53,7 @@ function resourceObject(
     const key = name === 'id' ? '_id' : name;
     if (wanted === undefined || wanted.has(name) || wanted.has(key)) attributes[key] = value;
   }
-  const iri = `${c.base.baseUrl}${c.paths.prefixes[resource.shortName] ?? resource.routePrefix}/${item.id}`;
+  const iri = itemIri(c.paths.prefixes[resource.shortName] ?? resource.routePrefix, item.id, c.base.baseUrl);
   return {
     id: iri,
     type: resource.shortName,
@@ -83,7 +84,7 @@ async function included(c: FormatContext, items: readonly StoredItem[], s: Selec
     const wanted = s.fields?.get(name) ?? s.fields?.get(target.shortName);
     for (const item of items) {
       const id = item.data[name];
-      if (typeof id !== 'number' || seen.has(`${target.shortName}/${id}`)) continue;
+      if ((typeof id !== 'number' && typeof id !== 'string') || seen.has(`${target.shortName}/${id}`)) continue;
       // a relation the client may not read (its property's `security`) includes nothing
       if (!(name in c.normalize(item, {}, c.resource))) continue;
       seen.add(`${target.shortName}/${id}`);
@@ -181,8 +182,9 @@ export const jsonapi: Format = {
       const property = c.resource.metadata.properties.find((p) => p.name === name);
       const prefix = property?.relation === undefined ? undefined : c.paths.prefixes[property.relation];
       // an id is an IRI (what the API writes) or the identifier alone ("1", as JSON:API clients send)
-      out[name] = prefix !== undefined && /^[1-9]\d{0,14}$/.test(ref.id) && idFromIri(ref.id, prefix) === null
-        ? `${c.base.baseUrl}${prefix}/${ref.id}` : ref.id;
+      const type = c.paths.resources.get(property?.relation ?? '')?.metadata.identifier;
+      out[name] = prefix !== undefined && idFromIri(ref.id, prefix, c.base.baseUrl, type) === null
+        && parseItemId(type, ref.id) !== null ? itemIri(prefix, parseItemId(type, ref.id)!, c.base.baseUrl) : ref.id;
     }
     return out;
   },

@@ -18,7 +18,7 @@ import { normalizeItem, type NormalizeOptions } from '../serializer/normalize';
 import { loadRelated } from '../serializer/embedding';
 import { inGroups } from '../serializer/serializationContext';
 import { pageLinks } from '../serializer/pagination';
-import type { QueryLogEntry, StateContext, StoredItem } from '../state/types';
+import type { ItemId, QueryLogEntry, StateContext, StoredItem } from '../state/types';
 import type { ProcessorData } from '../state/Processor';
 import type { UriVariables } from '../state/Provider';
 import { providedItem, providedPage } from '../state/providedState';
@@ -26,6 +26,8 @@ import { RelationNotFoundError } from '../state/storeProcessor';
 import type { SecurityUser } from '../../security/SecurityUser';
 import { mergePatch } from '../write/mergePatch';
 import { toStoredData } from '../write/inputData';
+import { clientId } from '../write/clientId';
+import { idFromPath } from '../resource/identifierSchema';
 import { denormalizationError, itemNotFoundForIri } from '../write/denormalizationError';
 import { ConflictError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
 import type { ApiRequestState } from './ApiRequestState';
@@ -122,16 +124,21 @@ export class ResourceEndpoint {
   }
 
   /**
-   * The route's placeholders as the operation's URI variables: `id` an integer (null when the
-   * value is not one: no item can have it), the others strings.
+   * The route's placeholders as the operation's URI variables: `id` of the resource's identifier
+   * type (`idFromPath`: null when the value cannot be one, so no item has it: a 404, as API
+   * Platform's `UriVariablesConverter` failing is), the others strings.
    */
   uriVariables(req: Request): UriVariables | null {
     const out: Record<string, string | number> = {};
     for (const [name, value] of Object.entries(req.params as Record<string, string | undefined>)) {
       if (value === undefined) continue;
-      if (name !== 'id') out[name] = value;
-      else if (/^[1-9]\d{0,14}$/.test(value)) out.id = Number(value);
-      else return null;
+      if (name !== 'id') {
+        out[name] = value;
+        continue;
+      }
+      const id = idFromPath(this.resource.identifier, value);
+      if (id === null) return null;
+      out.id = id;
     }
     return out;
   }
@@ -251,12 +258,14 @@ export class ResourceEndpoint {
     const access = new PropertyAccess(req, this.paths);
     const stored = previous as Readonly<Record<string, unknown>> | null;
     await access.ignoreDenied(this.resource, object, stored);
-    const error = denormalizationError(this.resource, object, this.paths.prefixes, base.baseUrl);
+    const { prefixes, identifiers } = this.paths;
+    const error = denormalizationError(this.resource, object, prefixes, base.baseUrl, identifiers);
     if (error !== undefined) throw error;
     await access.revertDenied(this.resource, object, stored, Object.keys(body));
     if (patch) return object;
     if (previous !== null) object.id = (previous as { id?: unknown }).id;
-    else delete object.id;
+    // a Post's own id, where the client may choose it (`clientId` reads it)
+    else if (!this.resource.identifier.writable || operation.kind !== 'Post') delete object.id;
     return object;
   };
 
@@ -364,7 +373,7 @@ export class ResourceEndpoint {
   }
 
   /** An item of a resource of the API through its Get operation's provider, or null when there is none. */
-  private async readItem(req: Request, resource: Resource, id: number): Promise<StoredItem | null> {
+  private async readItem(req: Request, resource: Resource, id: ItemId): Promise<StoredItem | null> {
     const get = resource.operations.find((op) => op.kind === 'Get');
     if (get?.provider === undefined) return null;
     return providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
@@ -375,7 +384,7 @@ export class ResourceEndpoint {
    * {@link EMBED_READ_CHUNK} ids (`id` IN the list, as the back office reads related items), else
    * one by one through its Get operation's provider (a resource with a custom provider).
    */
-  private async readItems(req: Request, resource: Resource, ids: readonly number[]): Promise<StoredItem[]> {
+  private async readItems(req: Request, resource: Resource, ids: readonly ItemId[]): Promise<StoredItem[]> {
     const out: StoredItem[] = [];
     const store = resource.provider;
     if (store === undefined) {
@@ -414,7 +423,8 @@ export class ResourceEndpoint {
     const raw = req.kernel?.uri?.queryString ?? '';
     const operation = req.api!.operation!;
     const query = parseCollectionQuery(raw, this.resource, {
-      prefixes: this.paths.prefixes, strict: operation.strictQueryParameterValidation,
+      prefixes: this.paths.prefixes, identifiers: this.paths.identifiers,
+      strict: operation.strictQueryParameterValidation,
     });
     const provided = await operation.provider!.provide(operation, this.uriVariables(req) ?? {}, {
       ...this.contextOf(req), query,
@@ -465,7 +475,14 @@ export class ResourceEndpoint {
       }
       return previous === undefined ? {} : data;
     }
-    return toStoredData(this.resource, object, this.paths.prefixes, requestBase(req).baseUrl, req.locale);
+    const data = toStoredData(
+      this.resource, object, this.paths.prefixes, requestBase(req).baseUrl, req.locale, this.paths.identifiers,
+    );
+    if (previous === undefined && operation.kind === 'Post' && this.resource.identifier.writable) {
+      const id = clientId(this.resource, object, req.locale);
+      if (id !== undefined) data.id = id;
+    }
+    return data;
   }
 
   /**
@@ -516,7 +533,9 @@ export class ResourceEndpoint {
     const target = this.resource.metadata.properties.find((p) => p.name === error.property)?.relation ?? '';
     const prefix = this.paths.prefixes[target] ?? '';
     const baseUrl = requestBase(req).baseUrl;
-    return (sent as unknown[]).find((iri) => typeof iri === 'string' && idFromIri(iri, prefix, baseUrl) === error.id)
+    const type = this.paths.identifiers[target];
+    return (sent as unknown[])
+      .find((iri) => typeof iri === 'string' && idFromIri(iri, prefix, baseUrl, type) === error.id)
       ?? sent.join(', ');
   }
 

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { KernelConfigError } from '../../config/KernelConfigError';
 import { invalidOption } from '../../config/optionError';
+import type { IdentifierType } from '../state/identifier';
 import { parseOptions } from '../../config/parseOptions';
 import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
@@ -39,6 +40,7 @@ function resolvePaths(options: ApiOptions): ApiPaths {
   const entrypoint = options.entrypoint ?? '/api';
   const resources = new Map<string, Resource>();
   const prefixes: Record<string, string> = {};
+  const identifiers: Record<string, IdentifierType> = {};
   for (const [i, r] of options.resources.entries()) {
     if (resources.has(r.shortName)) {
       throw invalidOption(`api.resources[${i}]`, 'expected one resource per short name', r.shortName);
@@ -49,6 +51,7 @@ function resolvePaths(options: ApiOptions): ApiPaths {
     }
     resources.set(r.shortName, r);
     prefixes[r.shortName] = r.routePrefix;
+    identifiers[r.shortName] = r.identifier.type;
   }
   for (const r of resources.values()) {
     for (const p of r.metadata.properties) {
@@ -60,7 +63,8 @@ function resolvePaths(options: ApiOptions): ApiPaths {
   }
   // filters on dotted paths (author.name) and subresource links resolve now that every resource is known
   for (const r of completeLinks(completeFilters([...resources.values()]))) resources.set(r.shortName, r);
-  return { entrypoint, contexts: `${entrypoint}/contexts`, docs: `${entrypoint}/docs.jsonld`, resources, prefixes };
+  return { entrypoint, contexts: `${entrypoint}/contexts`, docs: `${entrypoint}/docs.jsonld`, resources, prefixes,
+    identifiers };
 }
 
 /** The operations of a resource grouped by route name, in declaration order. */

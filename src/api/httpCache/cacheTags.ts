@@ -23,7 +23,8 @@ function addRelations(
     if (p.relation === undefined || (p.writeOnly && !hidden)) continue;
     const id = item.data[p.name];
     const prefix = paths.prefixes[p.relation];
-    if (typeof id === 'number' && prefix !== undefined) out.add(itemIri(prefix, id, baseUrl));
+    const named = typeof id === 'number' || typeof id === 'string';
+    if (named && prefix !== undefined) out.add(itemIri(prefix, id, baseUrl));
   }
 }
 

@@ -7,6 +7,7 @@ import '../http/ApiRequestState';
 import type { ApiRequestState } from '../http/ApiRequestState';
 import { HTML_TYPE } from '../http/negotiation';
 import { stateName } from '../state/storeProvider';
+import type { ItemId } from '../state/identifier';
 
 /** What the API panel shows of one request. */
 export interface ApiData {
@@ -23,7 +24,7 @@ export interface ApiData {
   readonly provider?: string;
   readonly processor?: string;
   /** The item's id and version, for item operations. */
-  readonly item?: { readonly id: number; readonly version: number };
+  readonly item?: { readonly id: ItemId; readonly version: number };
   readonly violations: readonly Violation[];
   /** Statements the stores reported (the Database panel shows them in full). */
   readonly queryCount: number;

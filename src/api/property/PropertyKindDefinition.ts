@@ -3,7 +3,7 @@ import type { FilterType } from '../resource/filters';
 import type { UnwrappedSchema } from '../schema/metadata';
 import type { ViolationMessages } from '../write/violationMessages';
 import type { SqlFlavour } from '../sql/LoggedDialect';
-import type { PropertyKind, PropertyMetadata } from '../state/types';
+import type { IdentifierType, PropertyKind, PropertyMetadata } from '../state/types';
 
 /**
  * What one property kind (`string`, `integer`, `datetime`, `relation`, …) means to every part of
@@ -25,6 +25,19 @@ export interface WireContext {
   readonly baseUrl: string;
   /** The violations' messages in the request's locale (English when absent). */
   readonly messages?: ViolationMessages;
+  /**
+   * The identifier type of each resource, by short name (`{ Author: 'uuid' }`): how a relation's
+   * IRI is read. A resource left out has `integer` ids.
+   */
+  readonly identifiers?: Readonly<Record<string, IdentifierType>>;
+}
+
+/** A relation's target, for reading a query value that names one of its items. */
+export interface RelationTarget {
+  /** Its collection path (`/api/authors`). */
+  readonly prefix: string;
+  /** Its identifier type. @default 'integer' */
+  readonly identifier?: IdentifierType;
 }
 
 /** A query-string value read as the kind, or what was expected instead (for the 400's message). */
@@ -74,7 +87,7 @@ export interface PropertyKindDefinition<K extends PropertyKind = PropertyKind> {
   readonly queryValueSchema: (property: PropertyMetadata) => Record<string, unknown>;
   /** A query-string value as the kind (a filter's operand). */
   readonly fromQuery: (
-    value: string, property: Pick<PropertyMetadata, 'enumValues'>, relationPrefix?: string,
+    value: string, property: Pick<PropertyMetadata, 'enumValues'>, relation?: RelationTarget,
   ) => QueryValue;
 
   /** The documentation's range: an XML Schema datatype (`xmls:integer`), or the target class (`#Author`). */

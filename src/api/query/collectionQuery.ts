@@ -3,7 +3,8 @@ import { InvalidQueryError } from '../http/ApiErrors';
 import type { Resource } from '../resource/defineResource';
 import type { ResolvedFilter } from '../resource/filterResolution';
 import { IDENTIFIER_PROPERTY } from '../state/propertyPath';
-import type { CollectionQuery, FilterCondition, OrderBy, PropertyKind } from '../state/types';
+import type { CollectionQuery, FilterCondition, IdentifierType, OrderBy, PropertyKind } from '../state/types';
+import type { RelationTarget } from '../property/PropertyKindDefinition';
 import { parseQueryString, type QueryPair } from './queryString';
 import { kindDefinition } from '../property/propertyKinds';
 
@@ -33,13 +34,13 @@ function bad(parameter: string, what: string, value: string): InvalidQueryError 
 /**
  * A query-string value as the property's kind (see `PropertyKind` in the contract), read by the
  * kind's definition (`property/kinds/`).
- * @param relationPrefix - for relations: the target's collection path
+ * @param relation - for relations: the target's collection path and identifier type
  * @throws InvalidQueryError
  */
 export function convertValue(
-  kind: PropertyKind, value: string, parameter: string, enumValues?: readonly string[], relationPrefix?: string,
+  kind: PropertyKind, value: string, parameter: string, enumValues?: readonly string[], relation?: RelationTarget,
 ): string | number | boolean {
-  const read = kindDefinition(kind).fromQuery(value, { enumValues }, relationPrefix);
+  const read = kindDefinition(kind).fromQuery(value, { enumValues }, relation);
   if ('expected' in read) throw bad(parameter, read.expected, value);
   return read.value;
 }
@@ -48,6 +49,8 @@ export function convertValue(
 export interface QueryContext {
   /** The collection path of each resource, by short name (to read relation IRIs). */
   readonly prefixes: Readonly<Record<string, string>>;
+  /** The identifier type of each resource, by short name (to read relation ids); absent: `integer`. */
+  readonly identifiers?: Readonly<Record<string, IdentifierType>>;
   /**
    * The operation's `strictQueryParameterValidation`: an unknown parameter, a value a filter
    * cannot read, a parameter given twice or an `itemsPerPage` above the maximum is a 400. Without
@@ -147,12 +150,16 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
   const orderKeys: string[] = [];
   const convert = (f: ResolvedFilter, value: string, parameter: string): string | number | boolean => {
     const p = f.leaf;
+    const targetOf = (shortName: string): RelationTarget | undefined => {
+      const prefix = context.prefixes[shortName];
+      return prefix === undefined ? undefined : { prefix, identifier: context.identifiers?.[shortName] ?? 'integer' };
+    };
     if (p === IDENTIFIER_PROPERTY && f.type === 'search') {
       // an IRI of the item or its id (API Platform's SearchFilter reads an IRI on `id`)
       const owner = f.path?.owner.shortName ?? resource.shortName;
-      return convertValue('relation', value, parameter, undefined, context.prefixes[owner]);
+      return convertValue('relation', value, parameter, undefined, targetOf(owner));
     }
-    const target = p.relation === undefined ? undefined : context.prefixes[p.relation];
+    const target = p.relation === undefined ? undefined : targetOf(p.relation);
     return convertValue(f.kind, value, parameter, p.enumValues, target);
   };
   const strict = context.strict === true;

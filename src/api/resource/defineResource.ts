@@ -17,6 +17,8 @@ import {
 import type { FilterDeclaration } from './filters';
 import { checkLinkRelation, type Link, type ResolvedLink } from './Link';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
+import { identifierOf, type ResolvedIdentifier } from './identifierSchema';
+import { ID_REQUIREMENTS } from '../state/identifier';
 import {
   Delete, Get, RULE, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
   ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
@@ -120,8 +122,10 @@ export const resourceOptionsSchema = optionsObject({
   shortName: z.string({ error: 'expected a PascalCase name such as "Book"' })
     .regex(/^[A-Z][A-Za-z0-9]*$/, { error: 'expected a PascalCase name such as "Book"' }),
   /**
-   * The item's properties as a zod object (zod 4). `id` may be listed (an integer, read-only) or
-   * left out; the store chooses it. See `relation()`, `readOnly()`, `writeOnly()`.
+   * The item's properties as a zod object (zod 4). `id` is the identifier: left out (or an
+   * integer, read-only) the store chooses an integer; `z.uuid()` makes it a UUID; another string
+   * schema, a string the client chooses (`identifierSchema.ts`). See `relation()`, `readOnly()`,
+   * `writeOnly()`.
    */
   schema: z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, { error: 'expected a zod object (z.object({...}))' }),
   /** @default every operation: GetCollection, Get, Post, Put, Patch, Delete */
@@ -204,8 +208,10 @@ export const resourceOptionsSchema = optionsObject({
 export type ResourceOptions<S extends z.ZodObject = z.ZodObject> =
   Omit<z.input<typeof resourceOptionsSchema>, 'schema'> & {
     /**
-     * The item's properties as a zod object (zod 4). `id` may be listed (an integer, read-only) or
-     * left out; the store chooses it. See `relation()`, `readOnly()`, `writeOnly()`.
+     * The item's properties as a zod object (zod 4). `id` is the identifier: left out (or an
+     * integer, read-only) the store chooses an integer; `z.uuid()` makes it a UUID (the store's v7
+     * unless the client sends one); another string schema (`z.string().regex(…)`), a string the
+     * client chooses. See `relation()`, `readOnly()`, `writeOnly()`.
      */
     schema: S;
   };
@@ -283,6 +289,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   /** The filters as declared (`filters`), for `completeFilters`. */
   readonly filterDeclarations: readonly FilterDeclaration[];
   readonly pagination: ResolvedPagination;
+  /** The identifier: its type, whether clients choose it, a string id's schema (`identifierSchema.ts`). */
+  readonly identifier: ResolvedIdentifier;
   /** The collection path, e.g. `/api/books`; an item's IRI is `<routePrefix>/<id>`. */
   readonly routePrefix: string;
   readonly description: string;
@@ -337,6 +345,7 @@ interface OperationScope {
   readonly metadata: ResourceMetadata;
   readonly provider?: Provider;
   readonly processor?: Processor;
+  readonly identifier: ResolvedIdentifier;
 }
 
 const WRITE_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch', 'Delete'];
@@ -364,7 +373,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   }
   const links = resolveLinks(declared.uriVariables ?? {}, path, scope.metadata, `${at}.uriVariables`);
   const requirements = declared.requirements ?? {
-    ...(item && custom === undefined ? { id: '\\d+' } : {}),
+    ...(item && custom === undefined ? { id: ID_REQUIREMENTS[scope.identifier.type] } : {}),
     ...Object.fromEntries(links.map((l) => [l.parameter, '\\d+'])),
   };
   if (declared.strictQueryParameterValidation !== undefined && declared.kind !== 'GetCollection') {
@@ -502,10 +511,14 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const prefix = o.routePrefix ?? `/api/${plural(snake)}`;
   const table = o.table ?? plural(snake);
   const properties = propertiesOf(o.schema.shape, `${option}.schema`);
-  const metadata: ResourceMetadata = Object.freeze({ shortName, table, properties: Object.freeze(properties) });
+  const identifier = identifierOf(o.schema.shape, `${option}.schema`);
+  const metadata: ResourceMetadata = Object.freeze({
+    shortName, table, properties: Object.freeze(properties),
+    ...(identifier.type !== 'integer' ? { identifier: identifier.type } : {}),
+  });
   const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
   const scope: OperationScope = {
-    o, prefix, option, metadata,
+    o, prefix, option, metadata, identifier,
     ...(o.provider !== undefined ? { provider: asProvider(o.provider) } : {}),
     ...(o.processor !== undefined ? { processor: asProcessor(o.processor) } : {}),
   };
@@ -529,6 +542,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
     filterDeclarations: Object.freeze([...o.filters ?? []]),
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
+    identifier,
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
     propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),

@@ -110,7 +110,8 @@ export interface OperationOptions {
   status?: number;
   /**
    * Requirements of the route's placeholders (regexes without delimiters).
-   * @default `{ id: '\\d+' }` for item operations, none for collection operations
+   * @default `{ id: '\\d+' }` for item operations (a UUID's pattern for a `uuid` identifier, `[^/]+` for a
+   *   `string` one: `ID_REQUIREMENTS`), none for collection operations
    * @example { id: '\\d+' }
    */
   requirements?: Record<string, string>;

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Resource } from '../resource/defineResource';
+import type { IdentifierType } from '../state/identifier';
 
 /**
  * What the serializers need to know of the API and the request: where the entrypoint,
@@ -17,6 +18,8 @@ export interface ApiPaths {
   readonly resources: ReadonlyMap<string, Resource>;
   /** Collection path by short name. */
   readonly prefixes: Readonly<Record<string, string>>;
+  /** Identifier type by short name (how a relation's IRI is read). */
+  readonly identifiers: Readonly<Record<string, IdentifierType>>;
 }
 
 /** The per-request part: base URL and origin. */

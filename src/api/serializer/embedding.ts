@@ -1,5 +1,5 @@
 import type { Resource } from '../resource/defineResource';
-import type { PropertyMetadata, StoredItem } from '../state/types';
+import type { ItemId, PropertyMetadata, StoredItem } from '../state/types';
 import { kindDefinition } from '../property/propertyKinds';
 import { inGroups, linksTo, type ResolvedNormalizationContext } from './serializationContext';
 
@@ -39,7 +39,7 @@ export interface EmbeddingPath {
 }
 
 /** Items read for embedding, by resource short name and id. */
-export type RelatedItems = Map<string, Map<number, StoredItem>>;
+export type RelatedItems = Map<string, Map<ItemId, StoredItem>>;
 
 /** What writing one item's properties needs to decide about embedding. */
 export interface Embedding {
@@ -50,12 +50,12 @@ export interface Embedding {
   readonly related: RelatedItems;
 }
 
-function key(shortName: string, id: number): string {
+function key(shortName: string, id: ItemId): string {
   return `${shortName}#${id}`;
 }
 
 /** The path of a top-level item (a response's item, or a member of its page). */
-export function rootPath(resource: Resource, id: number): EmbeddingPath {
+export function rootPath(resource: Resource, id: ItemId): EmbeddingPath {
   return { ancestors: new Set([key(resource.shortName, id)]), depths: new Map(), level: 0 };
 }
 
@@ -87,20 +87,21 @@ export function propertyStep(
  * The path of the nested document of `id` (a target of a relation `propertyStep` embeds), or
  * undefined when it is written as an IRI: it is above (a cycle) or was not read.
  */
-export function childPath(target: Resource, id: number, path: EmbeddingPath, e: Embedding): EmbeddingPath | undefined {
+export function childPath(target: Resource, id: ItemId, path: EmbeddingPath, e: Embedding): EmbeddingPath | undefined {
   const k = key(target.shortName, id);
   if (path.ancestors.has(k) || e.related.get(target.shortName)?.get(id) === undefined) return undefined;
   return { ancestors: new Set(path.ancestors).add(k), depths: path.depths, level: path.level + 1 };
 }
 
 /** The ids a stored relation value holds (a to-one id, a to-many array of ids). */
-export function relatedIds(value: unknown): number[] {
-  if (typeof value === 'number') return [value];
-  return Array.isArray(value) ? (value as unknown[]).filter((v): v is number => typeof v === 'number') : [];
+export function relatedIds(value: unknown): ItemId[] {
+  const isId = (v: unknown): v is ItemId => typeof v === 'number' || typeof v === 'string';
+  if (isId(value)) return [value];
+  return Array.isArray(value) ? (value as unknown[]).filter(isId) : [];
 }
 
 /** Reads items of a resource by id (any order; an id that names nothing is left out). */
-export type ReadItems = (resource: Resource, ids: readonly number[]) => Promise<readonly StoredItem[]>;
+export type ReadItems = (resource: Resource, ids: readonly ItemId[]) => Promise<readonly StoredItem[]>;
 
 interface Node {
   readonly resource: Resource;
@@ -125,8 +126,8 @@ export async function loadRelated(
   const e: Embedding = { context, resources, related };
   let level: Node[] = items.map((item) => ({ resource, item, path: rootPath(resource, item.id) }));
   while (level.length > 0) {
-    const wanted = new Map<Resource, Set<number>>();
-    const edges: { target: Resource; id: number; path: EmbeddingPath }[] = [];
+    const wanted = new Map<Resource, Set<ItemId>>();
+    const edges: { target: Resource; id: ItemId; path: EmbeddingPath }[] = [];
     for (const node of level) {
       for (const p of node.resource.metadata.properties) {
         if (p.writeOnly || !inGroups(p, context)) continue;
@@ -145,7 +146,7 @@ export async function loadRelated(
     }
     for (const [target, ids] of wanted) {
       let byId = related.get(target.shortName);
-      if (byId === undefined) related.set(target.shortName, byId = new Map<number, StoredItem>());
+      if (byId === undefined) related.set(target.shortName, byId = new Map<ItemId, StoredItem>());
       for (const item of await read(target, [...ids])) byId.set(item.id, item);
     }
     const next: Node[] = [];

@@ -1,5 +1,5 @@
 import type { Resource } from '../resource/defineResource';
-import type { CollectionPage } from '../state/types';
+import type { CollectionPage, ItemId } from '../state/types';
 import type { RequestBase } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
@@ -16,7 +16,7 @@ type Href = { href: string };
 
 /** The self link of an item of `resource` as {@link itemHal} writes it. */
 function selfHref(resource: Resource, normalized: Record<string, unknown>, base: RequestBase): Href {
-  return { href: itemIri(resource.routePrefix, normalized.id as number, base.baseUrl) };
+  return { href: itemIri(resource.routePrefix, normalized.id as ItemId, base.baseUrl) };
 }
 
 /** The resource of a nested document `normalizeItem` embedded, or undefined for an IRI. */

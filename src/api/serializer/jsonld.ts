@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Resource } from '../resource/defineResource';
 import { kindDefinition } from '../property/propertyKinds';
-import type { CollectionPage } from '../state/types';
+import type { CollectionPage, ItemId } from '../state/types';
 import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
@@ -31,7 +31,7 @@ export function contextIri(paths: ApiPaths, base: RequestBase, name: string): st
  * @param withContext - whether the item is a document of its own (not a member)
  */
 export function itemJsonLdHead(
-  resource: Resource, id: number, paths: ApiPaths, base: RequestBase, withContext: boolean,
+  resource: Resource, id: ItemId, paths: ApiPaths, base: RequestBase, withContext: boolean,
 ): Record<string, unknown> {
   const iri = itemIri(resource.routePrefix, id, base.baseUrl);
   return withContext

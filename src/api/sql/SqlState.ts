@@ -3,8 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { storageUnavailable, withDeadline } from '../../storage/StorageUnavailableError';
 import type {
   AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProvider,
-  StoredItem, WriteOutcome,
+  StoredItem, WriteOutcome, ItemId,
 } from '../state/types';
+import { uuidV7 } from '../state/identifier';
 import { hasColumn, itemOf, rowOf, VERSION_COLUMN } from './columns';
 import { attachLinks, missingTarget, SOURCE_COLUMN, TARGET_COLUMN, writeLinks } from './joinTables';
 import { orderOf, whereOf, type CaseFolding } from './conditions';
@@ -51,6 +52,12 @@ function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /** The column PostgreSQL names in a foreign key violation's detail: `Key (author)=(9) is not present…`. */
+/** Whether the error is a primary key's (or another unique key's) violation: an id taken meanwhile. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 function violatingColumn(error: unknown): string | undefined {
   const detail = (error as { detail?: unknown } | null)?.detail;
   const match = typeof detail === 'string' ? /^Key \("?((?:[^"]|"")+?)"?\)=/.exec(detail) : null;
@@ -160,18 +167,29 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
     });
   }
 
-  async provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null> {
+  async provideItem(resource: ResourceMetadata, id: ItemId, context?: StateContext): Promise<StoredItem | null> {
     return this.call(resource, context, () => this.find(this.db, resource, id));
   }
 
   async create(
-    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext,
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext, given?: ItemId,
   ): Promise<WriteOutcome> {
+    const type = resource.identifier ?? 'integer';
+    if (type === 'string' && given === undefined) {
+      throw new TypeError(`${resource.shortName}: a string id is given by the client`);
+    }
+    // the id the store writes (integer ids: the database's identity)
+    const id = type === 'integer' ? undefined : given ?? uuidV7();
     return this.write(resource, context, 'save', async (trx) => {
+      if (given !== undefined && id !== undefined && await this.find(trx, resource, id) !== null) {
+        return { status: 'duplicate' };
+      }
       const missing = await this.missingRelation(trx, resource, data);
       if (missing !== undefined) return { status: 'invalid_relation', ...missing };
       const row = await trx.insertInto(resource.table)
-        .values({ ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: 1 })
+        .values({
+          ...(id !== undefined ? { id } : {}), ...rowOf(resource, data, this.options.flavour), [VERSION_COLUMN]: 1,
+        })
         .returning(this.columnNames(resource))
         .executeTakeFirstOrThrow() as Record<string, unknown>;
       return { status: 'ok', item: await this.withLinks(trx, resource, itemOf(resource, row), data) };
@@ -180,7 +198,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
 
   async replace(
     resource: ResourceMetadata,
-    id: number,
+    id: ItemId,
     data: Readonly<Record<string, unknown>>,
     expectedVersion?: number,
     context?: StateContext,
@@ -204,7 +222,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
   }
 
   async remove(
-    resource: ResourceMetadata, id: number, expectedVersion?: number, context?: StateContext,
+    resource: ResourceMetadata, id: ItemId, expectedVersion?: number, context?: StateContext,
   ): Promise<DeleteOutcome> {
     return this.write(resource, context, 'delete', async (trx) => {
       const current = await this.find(trx, resource, id);
@@ -230,7 +248,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
 
   /** After a versioned write matched no row: the item is gone, or another writer bumped it. */
   private async lostRace(
-    trx: SqlDatabase, resource: ResourceMetadata, id: number,
+    trx: SqlDatabase, resource: ResourceMetadata, id: ItemId,
   ): Promise<{ status: 'not_found' } | { status: 'conflict'; current: StoredItem }> {
     const current = await this.find(trx, resource, id);
     return current === null ? { status: 'not_found' } : { status: 'conflict', current };
@@ -251,7 +269,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
    */
   private async missingRelation(
     trx: SqlDatabase, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
-  ): Promise<{ property: string; id?: number } | undefined> {
+  ): Promise<{ property: string; id?: ItemId } | undefined> {
     const keys = await this.keys(trx);
     const toMany = await missingTarget(trx, resource, data,
       (joinTable) => keys.find((k) => k.fromTable === joinTable && k.fromColumn === TARGET_COLUMN)?.toTable);
@@ -275,7 +293,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
     return this.foreignKeys;
   }
 
-  private async find(db: SqlDatabase, resource: ResourceMetadata, id: number): Promise<StoredItem | null> {
+  private async find(db: SqlDatabase, resource: ResourceMetadata, id: ItemId): Promise<StoredItem | null> {
     const text = this.compiled(resource, 'find', () => sql`select ${this.columns(resource)}
       from ${sql.table(resource.table)} where ${sql.ref('id')} = ${id}`.compile(db).sql);
     const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
@@ -326,6 +344,8 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       try {
         return await (this.inUnit ? work(this.db) : this.db.transaction().execute((trx) => work(trx)));
       } catch (e) {
+        // a client's id another request inserted between the check and the insert
+        if (kind === 'save' && isUniqueViolation(e)) return { status: 'duplicate' } as T;
         if (!isForeignKeyViolation(e)) throw e;
         if (kind === 'delete') return { status: 'referenced', by: referencingTable(e) ?? 'another resource' } as T;
         const column = violatingColumn(e);

@@ -1,5 +1,5 @@
 import { kindDefinition } from '../property/propertyKinds';
-import type { PropertyMetadata, ResourceMetadata, StoredItem } from '../state/types';
+import type { ItemId, PropertyMetadata, ResourceMetadata, StoredItem } from '../state/types';
 import type { SqlFlavour } from './LoggedDialect';
 
 /** The name of the column holding an item's stored version (see `StoredItem.version`). */
@@ -34,6 +34,24 @@ function fromColumn(property: PropertyMetadata, value: unknown): unknown {
   return kindDefinition(property.kind).sql.fromColumn(value);
 }
 
+/** An `id` column's value as the resource's id: a number for `integer`, else the text. */
+export function idOfColumn(resource: Pick<ResourceMetadata, 'identifier'>, value: unknown): ItemId {
+  return (resource.identifier ?? 'integer') === 'integer' ? Number(value) : String(value);
+}
+
+/**
+ * The SQL type of an `id` column (and of the columns that refer to it): `integer` (an identity or
+ * autoincrement key for the resource itself), PostgreSQL's `uuid` (16 bytes; SQLite: `text`), or
+ * `text` for a `string` id.
+ */
+export function idColumnType(resource: Pick<ResourceMetadata, 'identifier'> | undefined, flavour: SqlFlavour): string {
+  switch (resource?.identifier ?? 'integer') {
+    case 'integer': return 'integer';
+    case 'uuid': return flavour === 'postgres' ? 'uuid' : 'text';
+    case 'string': return 'text';
+  }
+}
+
 /** Whether a property has a column of its own (a to-many relation lives in a join table: `joinTables.ts`). */
 export function hasColumn(property: PropertyMetadata): boolean {
   return property.kind !== 'relations';
@@ -55,5 +73,5 @@ export function rowOf(
 export function itemOf(resource: ResourceMetadata, row: Readonly<Record<string, unknown>>): StoredItem {
   const data: Record<string, unknown> = {};
   for (const p of resource.properties) if (hasColumn(p)) data[p.name] = fromColumn(p, row[p.name]);
-  return { id: Number(row.id), version: Number(row[VERSION_COLUMN]), data };
+  return { id: idOfColumn(resource, row.id), version: Number(row[VERSION_COLUMN]), data };
 }

@@ -9,7 +9,7 @@ export type { SqlDatabase, SqlStateOptions } from './SqlState';
 export {
   createResourceTable, flavourOf, InCodeMigrationProvider, resourceTablesMigration,
 } from './migrations';
-export type { Migration, Migrations } from './migrations';
+export type { Migration, Migrations, RelationTable } from './migrations';
 export type { SqlFlavour } from './LoggedDialect';
 export { isStoreOutage } from './outage';
 export { MAX_LOGGED_QUERIES, queryLogFor } from './queryLog';

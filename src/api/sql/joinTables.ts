@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
-import type { PropertyMetadata, ResourceMetadata, StoredItem } from '../state/types';
+import { compareIds } from '../state/identifier';
+import type { ItemId, PropertyMetadata, ResourceMetadata, StoredItem } from '../state/types';
+import { idColumnType, idOfColumn } from './columns';
+import type { SqlFlavour } from './LoggedDialect';
 import type { SqlDatabase } from './SqlState';
+
+/** A column value naming an item as an id: a driver's bigint as a number, the rest as read. */
+export function idValue(value: unknown): ItemId {
+  return typeof value === 'bigint' ? Number(value) : value as ItemId;
+}
 
 /**
  * The join tables of to-many relations (`toMany('Tag')`, kind `relations`): one table per
@@ -41,12 +49,15 @@ export function toManyProperties(resource: ResourceMetadata): PropertyMetadata[]
  * @param targetTable - the target resource's table, which must exist (or be `resource.table`)
  */
 export async function createJoinTable(
-  db: SqlDatabase, resource: ResourceMetadata, property: PropertyMetadata, targetTable: string,
+  db: SqlDatabase, resource: ResourceMetadata, property: PropertyMetadata,
+  target: Pick<ResourceMetadata, 'table' | 'identifier'>, flavour: SqlFlavour,
 ): Promise<void> {
   const table = joinTableOf(resource, property);
   await db.schema.createTable(table)
-    .addColumn(SOURCE_COLUMN, 'integer', (c) => c.notNull().references(`${resource.table}.id`).onDelete('cascade'))
-    .addColumn(TARGET_COLUMN, 'integer', (c) => c.notNull().references(`${targetTable}.id`).onDelete('no action'))
+    .addColumn(SOURCE_COLUMN, sql.raw(idColumnType(resource, flavour)),
+      (c) => c.notNull().references(`${resource.table}.id`).onDelete('cascade'))
+    .addColumn(TARGET_COLUMN, sql.raw(idColumnType(target, flavour)),
+      (c) => c.notNull().references(`${target.table}.id`).onDelete('no action'))
     .addPrimaryKeyConstraint(`${table}_pkey`, [SOURCE_COLUMN, TARGET_COLUMN])
     .execute();
   await db.schema.createIndex(`${table}_${TARGET_COLUMN}_idx`).on(table).column(TARGET_COLUMN).execute();
@@ -61,7 +72,7 @@ export async function attachLinks(
 ): Promise<void> {
   const many = toManyProperties(resource);
   if (many.length === 0 || items.length === 0) return;
-  const byId = new Map<number, Record<string, unknown>>();
+  const byId = new Map<ItemId, Record<string, unknown>>();
   // the items were just read (`itemOf`): their data is not frozen yet
   for (const item of items) byId.set(item.id, item.data);
   const ids = [...byId.keys()];
@@ -69,8 +80,10 @@ export async function attachLinks(
     for (const data of byId.values()) data[p.name] = [];
     const { rows } = await sql<{ s: number | string; t: number | string }>`select ${sql.ref(SOURCE_COLUMN)} as s,
       ${sql.ref(TARGET_COLUMN)} as t from ${sql.table(joinTableOf(resource, p))}
-      where ${sql.ref(SOURCE_COLUMN)} in (${sql.join(ids)}) order by ${sql.ref(TARGET_COLUMN)}`.execute(db);
-    for (const row of rows) (byId.get(Number(row.s))![p.name] as number[]).push(Number(row.t));
+      where ${sql.ref(SOURCE_COLUMN)} in (${sql.join(ids)})`.execute(db);
+    for (const row of rows) (byId.get(idOfColumn(resource, row.s))![p.name] as ItemId[]).push(idValue(row.t));
+    // sorted here, not by the database: PostgreSQL orders text by the collation, the contract by code unit
+    for (const data of byId.values()) (data[p.name] as ItemId[]).sort(compareIds);
   }
 }
 
@@ -79,14 +92,14 @@ export async function attachLinks(
  * stored ones (a property left out keeps them).
  */
 export async function writeLinks(
-  db: SqlDatabase, resource: ResourceMetadata, id: number, data: Readonly<Record<string, unknown>>,
+  db: SqlDatabase, resource: ResourceMetadata, id: ItemId, data: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   for (const p of toManyProperties(resource)) {
     const value = data[p.name];
     if (!Array.isArray(value)) continue;
     const table = joinTableOf(resource, p);
     await db.deleteFrom(table).where(SOURCE_COLUMN, '=', id).execute();
-    const targets = [...new Set(value as number[])];
+    const targets = [...new Set(value as ItemId[])];
     if (targets.length === 0) continue;
     await db.insertInto(table).values(targets.map((t) => ({ [SOURCE_COLUMN]: id, [TARGET_COLUMN]: t }))).execute();
   }
@@ -100,18 +113,19 @@ export async function writeLinks(
 export async function missingTarget(
   db: SqlDatabase, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
   tableOf: (joinTable: string) => string | undefined,
-): Promise<{ property: string; id?: number } | undefined> {
+): Promise<{ property: string; id?: ItemId } | undefined> {
   for (const p of toManyProperties(resource)) {
     const value = data[p.name];
     if (!Array.isArray(value) || value.length === 0) continue;
     const ids = [...new Set(value as unknown[])];
-    if (!ids.every((v) => typeof v === 'number' && Number.isSafeInteger(v))) return { property: p.name };
+    const valid = (v: unknown): boolean => (typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'string';
+    if (!ids.every(valid)) return { property: p.name };
     const target = tableOf(joinTableOf(resource, p));
     if (target === undefined) continue; // no foreign key: the database has the last word
     const { rows } = await sql<{ id: number | string }>`select ${sql.ref('id')} from ${sql.table(target)}
       where ${sql.ref('id')} in (${sql.join(ids)})`.execute(db);
-    const found = new Set(rows.map((r) => Number(r.id)));
-    const missing = (ids as number[]).sort((a, b) => a - b).find((id) => !found.has(id));
+    const found = new Set(rows.map((r) => idValue(r.id)));
+    const missing = (ids as ItemId[]).sort(compareIds).find((id) => !found.has(id));
     if (missing !== undefined) return { property: p.name, id: missing };
   }
   return undefined;

@@ -2,6 +2,7 @@ import type {
   AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, OrderBy, ResourceMetadata,
   StateContext, StateProcessor, StateProvider, StoredItem, WriteOutcome,
 } from './types';
+import { compareIds, uuidV7, type ItemId } from './identifier';
 
 /**
  * A store in memory implementing the whole contract of `types.ts`: the reference the SQL store
@@ -10,7 +11,8 @@ import type {
  * target resource's items). Each call runs to its end without awaiting, so calls are atomic in
  * one process. Nothing survives the process.
  *
- * Semantics shared with the SQL store: ids from 1, never reused; version 1 on create, +1 on
+ * Semantics shared with the SQL store: integer ids from 1, never reused; `uuid` ids v7
+ * (`uuidV7`) unless given; `string` ids as given (a taken one: `duplicate`); version 1 on create, +1 on
  * each replace; text strategies case-insensitive (`word_start`: at the start or after a space); a
  * `related` condition looks the related item up in its resource's map; nulls
  * sort first ascending (as SQLite); `id asc` as the last sort key; a to-many relation's ids
@@ -19,12 +21,12 @@ import type {
  * callers may see the unit's writes before it ends (no isolation, unlike a database transaction).
  */
 export class MemoryState implements StateProvider, AtomicStateProcessor {
-  private readonly tables = new Map<string, Map<number, StoredItem>>();
+  private readonly tables = new Map<string, Map<ItemId, StoredItem>>();
   private readonly nextIds = new Map<string, number>();
   /** Relations seen in the metadata of each call: target short name → [source short name, property]. */
   private readonly referrers = new Map<string, Array<[string, string]>>();
 
-  private table(resource: ResourceMetadata): Map<number, StoredItem> {
+  private table(resource: ResourceMetadata): Map<ItemId, StoredItem> {
     let t = this.tables.get(resource.shortName);
     if (t === undefined) {
       t = new Map();
@@ -51,7 +53,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
         const d = compare(sortValue(a, o, related), sortValue(b, o, related));
         if (d !== 0) return o.direction === 'asc' ? d : -d;
       }
-      return a.id - b.id;
+      return compareIds(a.id, b.id);
     });
     const start = (query.page - 1) * query.itemsPerPage;
     const items = matching.slice(start, start + query.itemsPerPage);
@@ -66,7 +68,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   }
 
   /** @returns the item, or null */
-  provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null> {
+  provideItem(resource: ResourceMetadata, id: ItemId, context?: StateContext): Promise<StoredItem | null> {
     const item = this.table(resource).get(id) ?? null;
     context?.logQuery?.({
       sql: `memory: ${resource.shortName} item`, parameters: [id], durationMs: 0, rows: item === null ? 0 : 1,
@@ -74,13 +76,24 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     return Promise.resolve(item);
   }
 
-  /** Stores a new item with the next id and version 1. */
-  create(resource: ResourceMetadata, data: Readonly<Record<string, unknown>>): Promise<WriteOutcome> {
+  /** Stores a new item with the given id (`uuid`, `string`) or the next one, and version 1. */
+  create(
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, _context?: StateContext, given?: ItemId,
+  ): Promise<WriteOutcome> {
     const table = this.table(resource);
+    const type = resource.identifier ?? 'integer';
+    if (type === 'string' && given === undefined) {
+      throw new TypeError(`${resource.shortName}: a string id is given by the client`);
+    }
+    if (type !== 'integer' && given !== undefined && table.has(given)) return Promise.resolve({ status: 'duplicate' });
     const bad = this.badRelation(resource, data);
     if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', ...bad });
-    const id = this.nextIds.get(resource.shortName) ?? 1;
-    this.nextIds.set(resource.shortName, id + 1);
+    let id: ItemId;
+    if (type !== 'integer') id = given ?? uuidV7();
+    else {
+      id = this.nextIds.get(resource.shortName) ?? 1;
+      this.nextIds.set(resource.shortName, id + 1);
+    }
     const item = freezeItem(id, 1, resource, data);
     table.set(id, item);
     return Promise.resolve({ status: 'ok', item });
@@ -88,7 +101,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
 
   /** Replaces the item's data and bumps its version (only from `expectedVersion`, when given). */
   replace(
-    resource: ResourceMetadata, id: number, data: Readonly<Record<string, unknown>>, expectedVersion?: number,
+    resource: ResourceMetadata, id: ItemId, data: Readonly<Record<string, unknown>>, expectedVersion?: number,
   ): Promise<WriteOutcome> {
     const table = this.table(resource);
     const current = table.get(id);
@@ -104,7 +117,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   }
 
   /** Deletes the item, unless another item refers to it. */
-  remove(resource: ResourceMetadata, id: number, expectedVersion?: number): Promise<DeleteOutcome> {
+  remove(resource: ResourceMetadata, id: ItemId, expectedVersion?: number): Promise<DeleteOutcome> {
     const table = this.table(resource);
     const current = table.get(id);
     if (current === undefined) return Promise.resolve({ status: 'not_found' });
@@ -130,7 +143,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
    */
   async atomically<T>(work: (store: StateProvider & StateProcessor) => Promise<T>): Promise<T> {
     const undo: Array<() => void> = [];
-    const before = (resource: ResourceMetadata, id: number): void => {
+    const before = (resource: ResourceMetadata, id: ItemId): void => {
       const table = this.table(resource);
       const previous = table.get(id);
       undo.push(() => (previous === undefined ? table.delete(id) : table.set(id, previous)));
@@ -138,8 +151,8 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     const unit: StateProvider & StateProcessor = {
       provideCollection: (resource, query, context) => this.provideCollection(resource, query, context),
       provideItem: (resource, id, context) => this.provideItem(resource, id, context),
-      create: async (resource, data) => {
-        const outcome = await this.create(resource, data);
+      create: async (resource, data, context, id) => {
+        const outcome = await this.create(resource, data, context, id);
         if (outcome.status === 'ok') undo.push(() => this.table(resource).delete(outcome.item.id));
         return outcome;
       },
@@ -169,16 +182,18 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   /** The first relation naming no item (for a to-many one, the first such id, ascending). */
   private badRelation(
     resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
-  ): { property: string; id?: number } | undefined {
+  ): { property: string; id?: ItemId } | undefined {
     for (const p of resource.properties) {
       if ((p.kind !== 'relation' && p.kind !== 'relations') || p.relation === undefined) continue;
       const v = data[p.name];
       if (v === null || v === undefined) continue;
       const targets = this.tables.get(p.relation);
       if (p.kind === 'relations' && Array.isArray(v)) {
-        const missing = distinctIds(v as number[]).find((id) => targets?.has(id) !== true);
+        const missing = distinctIds(v as ItemId[]).find((id) => targets?.has(id) !== true);
         if (missing !== undefined) return { property: p.name, id: missing };
-      } else if (typeof v !== 'number' || targets?.has(v) !== true) return { property: p.name };
+      } else if ((typeof v !== 'number' && typeof v !== 'string') || targets?.has(v) !== true) {
+        return { property: p.name };
+      }
     }
     return undefined;
   }
@@ -189,7 +204,7 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
  * the current ones, absent on a create: none), every other property as given (absent: null).
  */
 function freezeItem(
-  id: number, version: number, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
+  id: ItemId, version: number, resource: ResourceMetadata, data: Readonly<Record<string, unknown>>,
   current?: StoredItem,
 ): StoredItem {
   const copy: Record<string, unknown> = {};
@@ -199,14 +214,14 @@ function freezeItem(
       continue;
     }
     const ids = data[p.name] ?? current?.data[p.name] ?? [];
-    copy[p.name] = Object.freeze(distinctIds(ids as readonly number[]));
+    copy[p.name] = Object.freeze(distinctIds(ids as readonly ItemId[]));
   }
   return Object.freeze({ id, version, data: Object.freeze(copy) });
 }
 
-/** Ids distinct and in ascending order (a to-many relation's stored shape). */
-export function distinctIds(ids: readonly number[]): number[] {
-  return [...new Set(ids)].sort((a, b) => a - b);
+/** Ids distinct and in ascending order (`compareIds`: a to-many relation's stored shape). */
+export function distinctIds<T extends ItemId>(ids: readonly T[]): T[] {
+  return [...new Set(ids)].sort(compareIds);
 }
 
 /** A property's value; `id` is the identifier. */
@@ -255,7 +270,7 @@ function textMatch(strategy: string, value: string, wanted: string): boolean {
 }
 
 /** A stored item of a resource by id (a related condition's target), if any. */
-type Related = (target: ResourceMetadata, id: number) => StoredItem | undefined;
+type Related = (target: ResourceMetadata, id: ItemId) => StoredItem | undefined;
 
 /** Whether the item satisfies one condition (the semantics the SQL store's WHERE clauses mirror). */
 function holds(c: FilterCondition, item: StoredItem, related: Related): boolean {
@@ -264,8 +279,8 @@ function holds(c: FilterCondition, item: StoredItem, related: Related): boolean 
   if (c.type === 'related') {
     // a to-many relation: one of the linked items satisfies it
     const on = (target: StoredItem | undefined): boolean => target !== undefined && holds(c.condition, target, related);
-    if (Array.isArray(v)) return (v as number[]).some((id) => on(related(c.target, id)));
-    return typeof v === 'number' && on(related(c.target, v));
+    if (Array.isArray(v)) return (v as ItemId[]).some((id) => on(related(c.target, id)));
+    return (typeof v === 'number' || typeof v === 'string') && on(related(c.target, v));
   }
   switch (c.type) {
     case 'search':

@@ -19,7 +19,7 @@ function describe(value: unknown): string {
 export function isStoredItem(value: unknown): value is StoredItem {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<StoredItem>;
-  return Number.isSafeInteger(v.id) && Number.isSafeInteger(v.version)
+  return (Number.isSafeInteger(v.id) || (typeof v.id === 'string' && v.id !== '')) && Number.isSafeInteger(v.version)
     && typeof v.data === 'object' && v.data !== null && !Array.isArray(v.data);
 }
 

@@ -1,11 +1,11 @@
 import { BadRequestHttpError } from '../../http/errors';
-import { ConflictError, ItemNotFoundError, PreconditionFailedError } from '../http/ApiErrors';
+import { ConflictError, ItemNotFoundError, PreconditionFailedError, ValidationError } from '../http/ApiErrors';
 import { etagOf } from '../http/etag';
 import type { ResolvedOperation } from '../resource/defineResource';
 import type { Processor, ProcessorContext, ProcessorData, ProcessorFunction } from './Processor';
 import type { UriVariables } from './Provider';
 import { storeContext } from './storeProvider';
-import type { StateProcessor, StoredItem, WriteOutcome } from './types';
+import type { ItemId, StateProcessor, StoredItem, WriteOutcome } from './types';
 
 /**
  * A 400: the data names a related item that does not exist (the store checked it in the write's
@@ -17,7 +17,7 @@ export class RelationNotFoundError extends BadRequestHttpError {
    * @param property - the relation property, e.g. `author`
    * @param id - for a to-many relation, the id naming no item (when the store says which)
    */
-  constructor(readonly property: string, readonly id?: number) {
+  constructor(readonly property: string, readonly id?: ItemId) {
     super(`Item not found for the relation "${property}".`);
   }
 }
@@ -40,7 +40,7 @@ export class StoreProcessor implements Processor {
    *   items refer to an item being deleted; RelationNotFoundError (400); StorageUnavailableError (503)
    */
   async process(
-    data: ProcessorData, operation: ResolvedOperation, _uriVariables: UriVariables, context: ProcessorContext,
+    data: ProcessorData, operation: ResolvedOperation, uriVariables: UriVariables, context: ProcessorContext,
   ): Promise<StoredItem | null> {
     const { metadata, shortName } = operation;
     const previous = context.previousData;
@@ -58,15 +58,35 @@ export class StoreProcessor implements Processor {
           );
       }
     }
+    // a client's id: the body's (a Post on a `uuid` or `string` resource), or the URL's (a Put that creates)
+    const given = clientId(data.id) ?? (operation.kind === 'Put' ? clientId(uriVariables.id) : undefined);
     const outcome = previous === undefined
-      ? await this.store.create(metadata, data, state)
+      ? await this.store.create(metadata, data, state, given)
       : await this.store.replace(metadata, previous.id, data, previous.version, state);
-    return written(outcome, shortName, previous);
+    return written(outcome, shortName, previous, operation.kind);
   }
 }
 
-function written(outcome: WriteOutcome, shortName: string, previous: StoredItem | undefined): StoredItem {
+/** An id a client chose, when `value` is one. */
+function clientId(value: unknown): ItemId | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * The 422 of a Post naming an id an item has (Symfony's `UniqueEntity` message, which an API
+ * Platform resource with a client-chosen id declares), or the 409 of a Put that found no item
+ * and then lost the race to create it.
+ */
+function duplicate(kind: string): Error {
+  if (kind === 'Put') return new ConflictError('Conflict: the item was created meanwhile; try again.');
+  return new ValidationError([{ propertyPath: 'id', message: 'This value is already used.', code: 'not_unique' }]);
+}
+
+function written(
+  outcome: WriteOutcome, shortName: string, previous: StoredItem | undefined, kind: string,
+): StoredItem {
   switch (outcome.status) {
+    case 'duplicate': throw duplicate(kind);
     case 'ok': return outcome.item;
     case 'invalid_relation': throw new RelationNotFoundError(outcome.property, outcome.id);
     case 'not_found': throw new ItemNotFoundError(shortName, String(previous?.id ?? ''));

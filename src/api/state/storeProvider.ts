@@ -31,7 +31,7 @@ export class StoreProvider implements Provider {
       return this.store.provideCollection(operation.metadata, context.query ?? FIRST_PAGE, storeContext(context));
     }
     const id = uriVariables.id;
-    if (typeof id !== 'number') return Promise.resolve(null);
+    if (typeof id !== 'number' && typeof id !== 'string') return Promise.resolve(null);
     return this.store.provideItem(operation.metadata, id, storeContext(context));
   }
 

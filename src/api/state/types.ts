@@ -11,12 +11,17 @@
  * @module
  */
 
+import type { IdentifierType, ItemId } from './identifier';
+
+export type { IdentifierType, ItemId } from './identifier';
+
 /**
  * What a property is, for storage, filters and forms. Values in {@link StoredItem.data}:
  * `string`, `text`, `enum`: string; `integer`, `number`: number; `boolean`: boolean;
  * `date`: `YYYY-MM-DD`; `datetime`: ISO 8601 in UTC with milliseconds (`2026-11-25T10:00:00.000Z`);
- * `relation`: the target item's id (number); `relations` (to-many): the target items' ids, an array
- * of distinct numbers in ascending order (`[]` for none, never null); `json`: an array or a plain
+ * `relation`: the target item's id ({@link ItemId}: a number, or a string for a `uuid` or `string`
+ * target); `relations` (to-many): the target items' ids, distinct, in ascending order
+ * (`compareIds`; `[]` for none, never null); `json`: an array or a plain
  * object of JSON values. Any of the others may be null when `nullable`. No string
  * the API layer hands a store (a value, a filter's value) holds U+0000: PostgreSQL's text cannot
  * store one, so the API refuses it (a 400 in a query, a 422 in a body) before any store sees it.
@@ -57,14 +62,23 @@ export interface ResourceMetadata {
   readonly shortName: string;
   /** The table (or collection) name, e.g. `books`. */
   readonly table: string;
-  /** Every property but the identifier `id` (an integer chosen by the store). */
+  /** Every property but the identifier `id`. */
   readonly properties: readonly PropertyMetadata[];
+  /**
+   * The type of `id` (`identifier.ts`): `integer` chosen by the store (auto-increment), `uuid`
+   * chosen by the store (v7) unless given to `create`, `string` always given to `create`.
+   * @default 'integer'
+   */
+  readonly identifier?: IdentifierType;
 }
 
 /** One stored item. */
 export interface StoredItem {
-  /** The identifier, chosen by the store on create (never `MAX(id)+1`). */
-  readonly id: number;
+  /**
+   * The identifier: an integer chosen by the store on create (never `MAX(id)+1`), or a string
+   * (a lower-case UUID, a client's string) as the resource's `identifier` says.
+   */
+  readonly id: ItemId;
   /**
    * The stored version: 1 on create, +1 on each replace. The API's strong `ETag` and
    * optimistic locking (`If-Match`, RFC 9110 §13.1.1) derive from it.
@@ -95,7 +109,7 @@ export type FilterCondition =
     readonly type: 'search';
     readonly property: string;
     readonly strategy: SearchStrategy;
-    readonly values: readonly (string | number)[];
+    readonly values: readonly ItemId[];
   }
   /** `property <op> value` on numbers, dates or datetimes (`between` arrives as gte + lte). */
   | {
@@ -204,6 +218,8 @@ export interface StateContext {
 export type WriteOutcome =
   | { readonly status: 'ok'; readonly item: StoredItem }
   | { readonly status: 'not_found' }
+  /** `create` was given an id that an item already has: nothing was changed. */
+  | { readonly status: 'duplicate' }
   /** `expectedVersion` was given and the stored version differs: nothing was changed. */
   | { readonly status: 'conflict'; readonly current: StoredItem }
   /**
@@ -214,7 +230,7 @@ export type WriteOutcome =
     readonly status: 'invalid_relation';
     readonly property: string;
     /** For a to-many relation: the first id (ascending) naming no item. */
-    readonly id?: number;
+    readonly id?: ItemId;
   };
 
 /** The result of a delete. */
@@ -238,7 +254,7 @@ export interface StateProvider {
     resource: ResourceMetadata, query: CollectionQuery, context?: StateContext,
   ): Promise<CollectionPage>;
   /** The item, or null. */
-  provideItem(resource: ResourceMetadata, id: number, context?: StateContext): Promise<StoredItem | null>;
+  provideItem(resource: ResourceMetadata, id: ItemId, context?: StateContext): Promise<StoredItem | null>;
 }
 
 /**
@@ -248,11 +264,12 @@ export interface StateProvider {
  */
 export interface StateProcessor {
   /**
-   * Stores a new item; `data` has every non-readOnly property (absent ones are null). The store
-   * picks the id and sets version 1.
+   * Stores a new item with version 1; `data` has every non-readOnly property (absent ones are
+   * null). The id: `id` when given (a `uuid` or `string` resource; required for `string`, ignored
+   * for `integer`), else one the store picks (`duplicate` when an item has the given one).
    */
   create(
-    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext,
+    resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext, id?: ItemId,
   ): Promise<WriteOutcome>;
   /**
    * Replaces the item's properties with `data` (every non-readOnly property) and bumps its
@@ -261,14 +278,14 @@ export interface StateProcessor {
    */
   replace(
     resource: ResourceMetadata,
-    id: number,
+    id: ItemId,
     data: Readonly<Record<string, unknown>>,
     expectedVersion?: number,
     context?: StateContext,
   ): Promise<WriteOutcome>;
   /** Deletes the item; with `expectedVersion`, only if the stored version is that one. */
   remove(
-    resource: ResourceMetadata, id: number, expectedVersion?: number, context?: StateContext,
+    resource: ResourceMetadata, id: ItemId, expectedVersion?: number, context?: StateContext,
   ): Promise<DeleteOutcome>;
 }
 

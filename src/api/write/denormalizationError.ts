@@ -1,3 +1,4 @@
+import type { IdentifierType } from '../state/identifier';
 import { HttpError } from '../../http/errors';
 import type { Resource } from '../resource/defineResource';
 import { kindDefinition } from '../property/propertyKinds';
@@ -26,13 +27,15 @@ function badRequest(message: string): HttpError {
  * @param object - the object to write (the body, or the merged object of a PATCH)
  * @param prefixes - the collection path of each resource by short name (relation IRIs)
  * @param baseUrl - the mount path IRIs may carry
+ * @param identifiers - the identifier type of each resource by short name; left out: `integer`
  */
 export function denormalizationError(
   resource: Resource, object: Readonly<Record<string, unknown>>,
   prefixes: Readonly<Record<string, string>>, baseUrl: string,
+  identifiers?: Readonly<Record<string, IdentifierType>>,
 ): HttpError | undefined {
   const nullable = nullableProperties(resource);
-  const wire = { prefixes, baseUrl };
+  const wire = { prefixes, baseUrl, ...(identifiers !== undefined ? { identifiers } : {}) };
   for (const p of resource.metadata.properties) {
     if (p.readOnly || !Object.prototype.hasOwnProperty.call(object, p.name)) continue;
     const value = object[p.name];

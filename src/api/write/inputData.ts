@@ -5,6 +5,7 @@ import { ValidationError } from '../http/ApiErrors';
 import { kindDefinition } from '../property/propertyKinds';
 import { unwrapSchema } from '../schema/metadata';
 import { violationMessages } from './violationMessages';
+import type { IdentifierType } from '../state/identifier';
 
 /**
  * From a denormalized object (what the client sent, merged for PATCH) to the data a store
@@ -103,6 +104,8 @@ function nulPath(value: unknown, path: string): string | undefined {
  * @param baseUrl - the mount path IRIs may carry
  * @param locale - the request's locale (`req.locale`): the violations' language (zod's locale for
  *   the schema's constraints, see {@link violationMessages}); undefined reads English
+ * @param identifiers - the identifier type of each resource by short name (relations' IRIs);
+ *   a resource left out has `integer` ids
  * @returns every writable property, in the contract's value shapes
  * @throws ValidationError (422) with one violation per failed constraint, bad relation IRI or
  *   string holding a NUL character (code {@link NUL_CHARACTER})
@@ -113,9 +116,10 @@ export function toStoredData(
   prefixes: Readonly<Record<string, string>>,
   baseUrl: string,
   locale?: string,
+  identifiers?: Readonly<Record<string, IdentifierType>>,
 ): Record<string, unknown> {
   const messages = violationMessages(locale);
-  const wire = { prefixes, baseUrl, messages };
+  const wire = { prefixes, baseUrl, messages, ...(identifiers !== undefined ? { identifiers } : {}) };
   const view = writableView(resource, object);
   const parsed = inputSchema(resource).safeParse(view, { error: messages.zod });
   const nul = nulViolations(view, messages.nulCharacter);

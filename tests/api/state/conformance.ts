@@ -115,7 +115,7 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
 
     test('ids come from the store: unique and increasing, never reused after a delete', async () => {
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await created(processor, BOOK, book({ title: `B${i}` }))).id);
+      for (let i = 0; i < 5; i++) ids.push((await created(processor, BOOK, book({ title: `B${i}` }))).id as number);
       expect(new Set(ids).size).toBe(5);
       expect([...ids].sort((a, b) => a - b)).toEqual(ids);
       expect(await processor.remove(BOOK, ids[4])).toEqual({ status: 'ok' });
@@ -250,8 +250,8 @@ export function describeStateConformance(open: OpenStore, options: { propertyRun
         .toEqual({ status: 'invalid_relation', property: 'books', id: 999 });
       expect(await shelfNames()).toEqual([]);
       const shelf = await created(processor, SHELF, { name: 'S', books: [a.id], nextTo: [] });
-      expect(await processor.replace(SHELF, shelf.id, { name: 'S2', books: [a.id], nextTo: [shelf.id + 1000] }))
-        .toEqual({ status: 'invalid_relation', property: 'nextTo', id: shelf.id + 1000 });
+      expect(await processor.replace(SHELF, shelf.id, { name: 'S2', books: [a.id], nextTo: [(shelf.id as number) + 1000] }))
+        .toEqual({ status: 'invalid_relation', property: 'nextTo', id: (shelf.id as number) + 1000 });
       expect(await provider.provideItem(SHELF, shelf.id)).toEqual(shelf);
     });
 

@@ -19,7 +19,7 @@ const JSON_TYPE = 'application/json';
 /** What the mailing processor sent, and what its processors and providers were given. */
 interface Seen {
   mails: string[];
-  processed: Array<{ operation: string; uriVariables: UriVariables; previousId?: number; data: object }>;
+  processed: Array<{ operation: string; uriVariables: UriVariables; previousId?: number | string; data: object }>;
   provided: Array<{ operation: string; uriVariables: UriVariables; user: string | null; path: string }>;
 }
 

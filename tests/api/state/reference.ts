@@ -81,7 +81,7 @@ export function referencePage(
       const d = compareValues(value(a, o.property), value(b, o.property));
       if (d !== 0) return o.direction === 'asc' ? d : -d;
     }
-    return a.id - b.id;
+    return (a.id as number) - (b.id as number);
   });
   const offset = (query.page - 1) * query.itemsPerPage;
   const page = kept.slice(offset, offset + query.itemsPerPage);

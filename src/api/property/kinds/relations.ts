@@ -1,9 +1,10 @@
 import type { FilterType } from '../../resource/filters';
 import { zodDef } from '../../schema/zodDef';
-import { idFromIri, itemIri } from '../../serializer/iri';
+import { itemIri } from '../../serializer/iri';
+import type { ItemId } from '../../state/identifier';
 import { violationMessages } from '../../write/violationMessages';
 import { defineKind, phpTypeOf } from '../kindSupport';
-import { RELATION_KIND } from './relation';
+import { RELATION_KIND, relatedId } from './relation';
 
 /**
  * `relations` (`toMany('Tag')`, a to-many relation, API Platform's `relatedDummies`): an array of
@@ -33,9 +34,9 @@ export const RELATIONS_KIND = defineKind<'relations'>({
   },
   toStored: (value, p, wire) => {
     const prefix = wire.prefixes[p.relation ?? ''] ?? '';
-    const ids: number[] = [];
+    const ids: ItemId[] = [];
     for (const [i, iri] of (Array.isArray(value) ? value as unknown[] : []).entries()) {
-      const id = typeof iri === 'string' ? idFromIri(iri, prefix, wire.baseUrl) : null;
+      const id = typeof iri === 'string' ? relatedId(iri, p, wire) : null;
       if (id === null) {
         return {
           violation: {
@@ -49,11 +50,11 @@ export const RELATIONS_KIND = defineKind<'relations'>({
     return { value: ids };
   },
   toWire: (value, p, wire) => (Array.isArray(value)
-    ? (value as number[]).map((id) => itemIri(wire.prefixes[p.relation ?? ''] ?? '', id, wire.baseUrl)) : []),
+    ? (value as ItemId[]).map((id) => itemIri(wire.prefixes[p.relation ?? ''] ?? '', id, wire.baseUrl)) : []),
   filters: new Set<FilterType>(['search', 'exists']),
   textSearch: false,
   queryValueSchema: () => ({ type: 'string' }),
-  fromQuery: (value, p, relationPrefix) => RELATION_KIND.fromQuery(value, p, relationPrefix),
+  fromQuery: (value, p, target) => RELATION_KIND.fromQuery(value, p, target),
   hydraRange: (p) => `#${p.relation ?? ''}`,
   link: true,
   // no column: the join table holds the links (sql/columns.ts `hasColumn`)
