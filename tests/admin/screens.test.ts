@@ -305,7 +305,7 @@ describe.each(STORES)('the back office on %s', (_name, open) => {
       if (demo.sql !== undefined) {
         const rows = await demo.sql.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
         expect(rows.map((r) => [r.action, r.resource, r.itemId, r.username])).toEqual([
-          ['create', 'Author', 4, 'admin'], ['update', 'Author', 4, 'admin'], ['delete', 'Author', 4, 'admin'],
+          ['create', 'Author', '4', 'admin'], ['update', 'Author', '4', 'admin'], ['delete', 'Author', '4', 'admin'],
         ]);
       }
     });
