@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
 import {
-  idFromIri, idFromPath, isAtomic, type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId, type QueryLogEntry,
-  type StateContext, type StateProcessor, type StoredItem, type WriteOutcome,
+  idFromIri, idFromPath, isAtomic, type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId,
+  type QueryLogEntry, type StateContext, type StateProcessor, type StoredItem, type WriteOutcome,
 } from '../api';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
