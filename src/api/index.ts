@@ -15,7 +15,7 @@ export {
 export { link, type Link } from './resource/Link';
 export {
   SearchFilter, OrderFilter, RangeFilter, BooleanFilter, DateFilter, ExistsFilter,
-  type FilterType, type FilterDeclaration, type QueryParameter,
+  type FilterType, type FilterDeclaration, type QueryParameter, type DateNullStrategy,
 } from './resource/filters';
 export type { ResolvedFilter } from './resource/filterResolution';
 export type {

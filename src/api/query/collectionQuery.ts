@@ -1,7 +1,7 @@
 import { closestName } from '../../errors/suggest';
 import { InvalidQueryError } from '../http/ApiErrors';
 import type { Resource } from '../resource/defineResource';
-import type { ResolvedFilter } from '../resource/filterResolution';
+import { includesNull, type ResolvedFilter } from '../resource/filterResolution';
 import { IDENTIFIER_PROPERTY } from '../state/propertyPath';
 import type { CollectionQuery, FilterCondition, IdentifierType, OrderBy, PropertyKind } from '../state/types';
 import type { RelationTarget } from '../property/PropertyKindDefinition';
@@ -231,10 +231,13 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     if ((DATE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'date', base);
       if (f === undefined) throw unknown(name, resource);
-      conditions.push(nested(f, {
-        type: 'date', property: f.leaf.name, operator: key as typeof DATE_OPS[number],
-        value: convert(f, value, name) as string,
-      }));
+      const operator = key as typeof DATE_OPS[number];
+      const date: FilterCondition = {
+        type: 'date', property: f.leaf.name, operator, value: convert(f, value, name) as string,
+      };
+      // API Platform's DateFilter::addWhere: `date <op> value OR date IS NULL` where the strategy says so
+      conditions.push(nested(f, includesNull(f.nullManagement, operator)
+        ? { type: 'any', conditions: [date, { type: 'exists', property: f.leaf.name, value: false }] } : date));
       return;
     }
     throw unknown(name, resource);
@@ -278,6 +281,10 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
 function unnested(c: FilterCondition, path: string[]): { path: string[]; c: FilterCondition } {
   if (c.type === 'related') return unnested(c.condition, [...path, c.property]);
   const [missing, related] = c.type === 'any' ? c.conditions : [];
+  // a date condition that a null strategy widened: `date OR null`
+  if (c.type === 'any' && c.conditions.length === 2 && missing.type === 'date' && related.type === 'exists') {
+    return { path, c: missing };
+  }
   if (c.type === 'any' && c.conditions.length === 2 && missing.type === 'exists' && related.type === 'related') {
     return unnested(related, path);
   }

@@ -6,7 +6,9 @@ import {
   type ResolvedPropertyPath,
 } from '../state/propertyPath';
 import type { PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy } from '../state/types';
-import type { FilterDeclaration, FilterType, QueryParameter } from './filters';
+import {
+  DATE_NULL_STRATEGIES, type DateNullStrategy, type FilterDeclaration, type FilterType, type QueryParameter,
+} from './filters';
 
 /** One filter on one property, resolved against the resource's metadata. */
 export interface ResolvedFilter {
@@ -27,6 +29,8 @@ export interface ResolvedFilter {
   readonly path?: ResolvedPropertyPath;
   /** For search. */
   readonly strategy?: SearchStrategy;
+  /** For date: what a null date matches (absent: nothing, as `exclude_null`). */
+  readonly nullManagement?: DateNullStrategy;
   /** The query parameters it reads, for documentation. */
   readonly parameters: readonly QueryParameter[];
 }
@@ -49,6 +53,7 @@ function valueSchema(p: PropertyMetadata): Record<string, unknown> {
  */
 function parametersOf(
   type: FilterType, name: string, p: PropertyMetadata, owner: string, strategy?: SearchStrategy,
+  nullManagement?: DateNullStrategy,
 ): QueryParameter[] {
   const base = { property: name, filter: type };
   switch (type) {
@@ -84,13 +89,37 @@ function parametersOf(
     case 'date':
       return DATE_OPERATORS.map((op) => ({
         ...base, name: `${name}[${op}]`, schema: valueSchema(p),
-        description: `${name} ${op.replace('_', ' ')} the date.`,
+        description: `${name} ${op.replace('_', ' ')} the date${includesNull(nullManagement, op) ? ', or null' : ''}.`,
       }));
     case 'exists':
       return [{
         ...base, name: `exists[${name}]`, schema: { type: 'boolean' }, description: `${name} is (not) null.`,
       }];
   }
+}
+
+/**
+ * Whether a date filter's condition with `operator` also holds for a null date (API Platform's
+ * `DateFilter::addWhere`; see {@link DateNullStrategy}).
+ */
+export function includesNull(strategy: DateNullStrategy | undefined, operator: typeof DATE_OPERATORS[number]): boolean {
+  if (strategy === 'include_null_before_and_after') return true;
+  if (strategy === 'include_null_before') return operator === 'before' || operator === 'strictly_before';
+  if (strategy === 'include_null_after') return operator === 'after' || operator === 'strictly_after';
+  return false;
+}
+
+/** A date filter's null strategy for one property, checked. */
+function nullStrategyOf(d: FilterDeclaration, name: string, option: string): DateNullStrategy | undefined {
+  if (d.type !== 'date' || d.nullManagement === undefined) return undefined;
+  const s = d.nullManagement[name];
+  if (s === undefined) return undefined;
+  if (!DATE_NULL_STRATEGIES.includes(s)) {
+    const best = closestName(String(s), DATE_NULL_STRATEGIES);
+    throw invalidOption(`${option}.properties.${name}`, `expected null or one of ${DATE_NULL_STRATEGIES.join(', ')}`, s,
+      best === undefined ? {} : { hint: `did you mean "${best}"?` });
+  }
+  return s;
 }
 
 /** A search filter's `properties`: an object of strategies by property name. */
@@ -200,6 +229,7 @@ export function resolveFilters(
           throw invalidOption(`${at}.properties.${name}`, `only "exact" applies to ${what}`, strategy);
         }
       }
+      const nullManagement = nullStrategyOf(d, name, at);
       if (resolved.some((r) => r.type === d.type && r.property === name)) {
         throw invalidOption(`${at}.properties`, `the ${d.type} filter on this property is declared twice`, name);
       }
@@ -210,7 +240,8 @@ export function resolveFilters(
         leaf: p,
         ...(dotted ? { path: found } : {}),
         ...(strategy !== undefined ? { strategy } : {}),
-        parameters: Object.freeze(parametersOf(d.type, name, p, found.owner.shortName, strategy)),
+        ...(nullManagement !== undefined ? { nullManagement } : {}),
+        parameters: Object.freeze(parametersOf(d.type, name, p, found.owner.shortName, strategy, nullManagement)),
       }));
     }
   });

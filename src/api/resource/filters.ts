@@ -9,7 +9,8 @@ import type { SearchStrategy } from '../state/types';
  * - order: `order[title]=asc|desc` (keys in the order given)
  * - range: `price[gt|gte|lt|lte]=10`, `price[between]=10..20`
  * - boolean: `featured=true|false|1|0`
- * - date: `publishedAt[before|strictly_before|after|strictly_after]=2020-01-01`
+ * - date: `publishedAt[before|strictly_before|after|strictly_after]=2020-01-01` (items whose date is
+ *   null: see {@link DateNullStrategy})
  * - exists: `exists[author]=true|false`
  * @module
  */
@@ -23,7 +24,12 @@ export type FilterDeclaration =
   | { readonly type: 'order'; readonly properties: readonly string[] }
   | { readonly type: 'range'; readonly properties: readonly string[] }
   | { readonly type: 'boolean'; readonly properties: readonly string[] }
-  | { readonly type: 'date'; readonly properties: readonly string[] }
+  | {
+    readonly type: 'date';
+    readonly properties: readonly string[];
+    /** The null strategy of the properties that have one, by property (see {@link DateFilter}). */
+    readonly nullManagement?: Readonly<Record<string, DateNullStrategy>>;
+  }
   | { readonly type: 'exists'; readonly properties: readonly string[] };
 
 /**
@@ -51,9 +57,50 @@ export function BooleanFilter(properties: readonly string[]): FilterDeclaration 
   return Object.freeze({ type: 'boolean', properties: Object.freeze([...properties]) });
 }
 
-/** `property[before|strictly_before|after|strictly_after]` on dates (API Platform `DateFilter`). */
-export function DateFilter(properties: readonly string[]): FilterDeclaration {
-  return Object.freeze({ type: 'date', properties: Object.freeze([...properties]) });
+/**
+ * What a date filter does with items whose date is null (API Platform's `DateFilterInterface`
+ * constants, `Doctrine/Orm/Filter/DateFilter::addWhere`). Each operator given is one condition
+ * and all of them hold (AND):
+ * - none (the default) and `exclude_null`: a null date never matches (SQL's `null <= x` is not true);
+ * - `include_null_before`: a null date matches `before` and `strictly_before` (a null sorts first);
+ * - `include_null_after`: a null date matches `after` and `strictly_after` (a null sorts last);
+ * - `include_null_before_and_after`: a null date matches every operator.
+ *
+ * So with `include_null_after`, `dueDate[after]=2020-01-01` gives the items due from 2020 on and
+ * those without a due date, `dueDate[before]=…` never the latter. On a dotted path
+ * (`author.birthDate`) the null is the related item's: an item without a related item never
+ * matches (API Platform joins the relation with an inner join).
+ */
+export type DateNullStrategy =
+  | 'exclude_null' | 'include_null_before' | 'include_null_after' | 'include_null_before_and_after';
+
+/** The strategies {@link DateFilter} accepts, for validation. */
+export const DATE_NULL_STRATEGIES: readonly DateNullStrategy[] = Object.freeze([
+  'exclude_null', 'include_null_before', 'include_null_after', 'include_null_before_and_after',
+]);
+
+/**
+ * `property[before|strictly_before|after|strictly_after]` on dates and datetimes (API Platform
+ * `DateFilter`): `before` is `<=`, `strictly_before` `<`, `after` `>=`, `strictly_after` `>`.
+ * @param properties - the property names (null dates never match), or an object of
+ *   {@link DateNullStrategy} by property name (`null`: the default), as API Platform's
+ *   `properties: { dueDate: 'include_null_after' }`; a name or strategy `defineResource` does not
+ *   know stops the start-up
+ * @example DateFilter(['publishedAt'])
+ * @example DateFilter({ publishedAt: null, dueDate: 'include_null_after' })
+ */
+export function DateFilter(
+  properties: readonly string[] | Readonly<Record<string, DateNullStrategy | null>>,
+): FilterDeclaration {
+  if (Array.isArray(properties)) {
+    return Object.freeze({ type: 'date', properties: Object.freeze([...properties as readonly string[]]) });
+  }
+  const entries = Object.entries(properties as Record<string, DateNullStrategy | null>);
+  const nullManagement = Object.fromEntries(entries.filter(([, s]) => s !== null)) as Record<string, DateNullStrategy>;
+  return Object.freeze({
+    type: 'date', properties: Object.freeze(entries.map(([name]) => name)),
+    nullManagement: Object.freeze(nullManagement),
+  });
 }
 
 /** `exists[property]=true|false` on nullable properties (API Platform `ExistsFilter`). */
