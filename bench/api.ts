@@ -6,7 +6,10 @@
  *   `totalItems` and the view) and `GET /api/books/{id}` (one JSON-LD item with its ETag);
  * - peer: Express 5 + better-sqlite3 with two prepared statements (`bench/servers/apiPeer.ts`),
  *   `GET /books?page=1` and `GET /books/{id}`, the same rows as plain JSON.
- * Both read one SQLite file of {@link FIXTURE_ROWS} books (made by the demo's start-up, then
+ * - embedded (issue 25): `GET /bench/books?page=1`, the same 30 books with each author embedded
+ *   as a document (serialization groups, `bench/servers/embeddedResources.ts`), against the peer's
+ *   `GET /books_with_authors?page=1`, one LEFT JOIN, each book's `author` an object.
+ * All read one SQLite file of {@link FIXTURE_ROWS} books (made by the demo's start-up, then
  * topped up). Item requests pick an id at random among the books, the same way for both. Each
  * round forks both servers anew and runs the four cells back to back, api then peer.
  *
@@ -15,7 +18,7 @@
  *   --duration=3        measured seconds per cell
  *   --warmup=1.5        warm-up seconds per cell (same load, not measured)
  *   --rounds=5          rounds; verdicts on the median of per-round ratios (see pairedRatios)
- *   --cells=collection,item   which pairs of cells to run
+ *   --cells=collection,item,embedded   which pairs of cells to run
  *   --cpu-prof[=DIR]    fork the servers under `node --cpu-prof` and print a summary of each profile
  */
 import { openDemoDatabase } from '../src/demo/database';
@@ -29,8 +32,9 @@ import {
 } from './httpHarness';
 import type { BenchSection } from './run';
 
-/** Targets: the API layer's share of the hand-written route's throughput. */
-const TARGETS = { collection: 0.6, item: 0.8 } as const;
+/** Targets: the API layer's share of the hand-written route's throughput (issues 9 and 25). */
+const TARGETS = { collection: 0.6, item: 0.8, embedded: 0.5 } as const;
+type Pair = keyof typeof TARGETS;
 const ACCEPT_JSONLD = { Accept: 'application/ld+json' };
 
 interface Cell {
@@ -42,14 +46,17 @@ interface Cell {
 }
 
 /** The fixture: the demo's database module makes the tables and the seed, then the books are topped up. */
-async function buildFixture(sqlitePath: string): Promise<{ table: string; rows: number }> {
+async function buildFixture(sqlitePath: string): Promise<{ table: string; authorsTable: string; rows: number }> {
   const store = await openDemoDatabase({ SQLITE_PATH: sqlitePath });
   const resources = createDemoResources(store);
   await store.close();
   const book = resources.find((r) => r.shortName === 'Book');
   const author = resources.find((r) => r.shortName === 'Author');
   if (book === undefined || author === undefined) throw new Error('the demo has no Book or Author resource');
-  return { table: book.metadata.table, rows: topUpBooks(sqlitePath, book.metadata, author.metadata.table) };
+  return {
+    table: book.metadata.table, authorsTable: author.metadata.table,
+    rows: topUpBooks(sqlitePath, book.metadata, author.metadata.table),
+  };
 }
 
 async function run(args: readonly string[]): Promise<void> {
@@ -57,7 +64,7 @@ async function run(args: readonly string[]): Promise<void> {
   const duration = Number(option(args, 'duration') ?? 3);
   const warmup = Number(option(args, 'warmup') ?? 1.5);
   const rounds = Number(option(args, 'rounds') ?? 5);
-  const pairs = (option(args, 'cells') ?? 'collection,item').split(',');
+  const pairs = (option(args, 'cells') ?? 'collection,item,embedded').split(',');
   const fork = forkOptionsFrom(args, 'api');
   const tmp = tempFolder('api');
   const sqlitePath = tmp.file('api.sqlite');
@@ -76,6 +83,14 @@ async function run(args: readonly string[]): Promise<void> {
         path: () => `/api/books/${randomId()}`, headers: ACCEPT_JSONLD,
       },
       { id: 'peer-item', label: 'peer GET /books/{id} (JSON)', server: 'peer', path: () => `/books/${randomId()}` },
+      {
+        id: 'api-embedded', label: 'api  GET /bench/books?page=1 (authors embedded)', server: 'api',
+        path: () => '/bench/books?page=1', headers: ACCEPT_JSONLD,
+      },
+      {
+        id: 'peer-embedded', label: 'peer GET /books_with_authors?page=1 (JOIN)', server: 'peer',
+        path: () => '/books_with_authors?page=1',
+      },
     ];
     const cells = all.filter((c) => pairs.some((p) => c.id.endsWith(`-${p}`)));
     console.log(`fixture: ${fixture.rows.toLocaleString('en-US')} rows in "${fixture.table}" (${sqlitePath})`);
@@ -90,7 +105,9 @@ async function run(args: readonly string[]): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       const servers: Record<Cell['server'], BenchServer> = {
         api: await startServer(`api-r${round + 1}`, { kind: 'api-demo', sqlitePath, kernelSqlitePath }, fork),
-        peer: await startServer(`peer-r${round + 1}`, { kind: 'api-peer', sqlitePath, table: fixture.table }, fork),
+        peer: await startServer(`peer-r${round + 1}`, {
+          kind: 'api-peer', sqlitePath, table: fixture.table, authorsTable: fixture.authorsTable,
+        }, fork),
       };
       try {
         await check(servers);
@@ -133,6 +150,18 @@ async function check(servers: Record<'api' | 'peer', BenchServer>): Promise<void
   if (total < FIXTURE_ROWS) throw new Error(`api: hydra:totalItems ${total} < ${FIXTURE_ROWS}`);
   await expectStatus(servers.api, `/api/books/${FIXTURE_ROWS}`, 200, 'application/ld+json');
   await expectStatus(servers.peer, `/books/${FIXTURE_ROWS}`, 200, 'application/json');
+  type Embedded = { id: number; author: { name?: string } | string | null };
+  const apiEmbedded = JSON.parse((await expectStatus(servers.api, '/bench/books?page=1', 200, 'application/ld+json')).body) as
+    { 'hydra:member'?: Embedded[] };
+  const peerEmbedded = JSON.parse((await expectStatus(servers.peer, '/books_with_authors?page=1', 200, 'application/json')).body) as
+    Embedded[];
+  const names = (rows: readonly Embedded[]): string => JSON.stringify(rows.map((r) =>
+    [r.id, typeof r.author === 'object' && r.author !== null ? r.author.name : r.author]));
+  const members = apiEmbedded['hydra:member'] ?? [];
+  if (members.length !== 30 || names(members) !== names(peerEmbedded)
+    || !members.some((m) => typeof m.author === 'object' && m.author !== null)) {
+    throw new Error(`api and peer disagree on the embedded page: ${names(members)} vs ${names(peerEmbedded)}`);
+  }
 }
 
 function report(cells: readonly Cell[], results: Map<string, LoadResult[]>): void {
@@ -150,7 +179,7 @@ function report(cells: readonly Cell[], results: Map<string, LoadResult[]>): voi
   ]));
   console.log('\ntargets (api / peer req/s; verdict on the median of per-round ratios, '
     + 'the cells of a round run back to back):');
-  for (const what of ['collection', 'item'] as const) {
+  for (const what of Object.keys(TARGETS) as Pair[]) {
     if (!cells.some((c) => c.id === `api-${what}`)) continue;
     const paired = pairedRatios(of(`api-${what}`, (r) => r.rps), of(`peer-${what}`, (r) => r.rps));
     const cpuOf = (r: LoadResult): number => r.cpuMicrosPerRequest;
@@ -164,7 +193,7 @@ function report(cells: readonly Cell[], results: Map<string, LoadResult[]>): voi
 
 export const apiSection: BenchSection = {
   name: 'api',
-  description: 'the API layer (demo Book resource, JSON-LD) against hand-written Express + better-sqlite3 routes, '
-    + '10,000 rows',
+  description: 'the API layer (demo Book resource, JSON-LD; a page with its authors embedded) against hand-written '
+    + 'Express + better-sqlite3 routes (a LEFT JOIN for the embedded page), 10,000 rows',
   run,
 };

@@ -37,12 +37,15 @@ export type ServerConfig =
   | { kind: 'ladder'; layers: number; sqlitePath: string; without?: TrickVariant }
   /**
    * The `api` section's peer: Express 5 + better-sqlite3 on the same SQLite file, hand-written
-   * routes `GET /books?page=N` (30 rows of `table` by id) and `GET /books/:id`, as plain JSON.
+   * routes `GET /books?page=N` (30 rows of `table` by id) and `GET /books/:id`, as plain JSON, and
+   * `GET /books_with_authors?page=N` (the same page with a LEFT JOIN on `authorsTable`, each
+   * book's `author` an object).
    */
-  | { kind: 'api-peer'; sqlitePath: string; table: string }
+  | { kind: 'api-peer'; sqlitePath: string; table: string; authorsTable: string }
   /**
    * The demo kernel (debug off) with its resources on `openDemoDatabase` (SQLite `sqlitePath`);
-   * sessions and throttling in `kernelSqlitePath`.
+   * sessions and throttling in `kernelSqlitePath`; plus, under `/bench`, the same tables as a Book
+   * that embeds its Author (`bench/servers/embeddedResources.ts`).
    */
   | { kind: 'api-demo'; sqlitePath: string; kernelSqlitePath: string };
 

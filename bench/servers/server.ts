@@ -32,6 +32,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/storage/sqlite';
 import { TEMPLATES_DIR } from '../../src/http/templates';
 import { openDemoDatabase } from '../../src/demo/database';
 import { apiPeer } from './apiPeer';
+import { embeddedBenchRoutes } from './embeddedResources';
 import { BENCH_SECRET, LADDER, type FromServer, type ServerConfig, type ToServer, type TrickVariant } from './config';
 
 interface Built {
@@ -130,11 +131,12 @@ async function build(config: ServerConfig): Promise<Built> {
       const store = await openDemoDatabase({ SQLITE_PATH: config.sqlitePath });
       const kernel = createDemoKernel({
         debug: false, environment: 'bench', sqlitePath: config.kernelSqlitePath, store,
+        extendRoutes: (routes) => { routes.addCollection(embeddedBenchRoutes(store)); },
       });
       return { app: kernel, close: async () => { await kernel.close(); await store.close(); } };
     }
     case 'api-peer': {
-      const peer = apiPeer(config.sqlitePath, config.table);
+      const peer = apiPeer(config.sqlitePath, config.table, config.authorsTable);
       return { app: peer.app, close: async () => { peer.close(); } };
     }
     case 'ladder': {
