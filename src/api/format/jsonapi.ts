@@ -2,6 +2,7 @@ import { HttpError } from '../../http/errors';
 import { isValidationError } from '../http/ApiErrors';
 import { parsePhpQuery } from '../query/phpQuery';
 import type { Resource } from '../resource/defineResource';
+import { iriRoot, resourceIriRoot } from '../serializer/ApiContext';
 import { idFromIri, itemIri } from '../serializer/iri';
 import { parseItemId } from '../state/identifier';
 import type { StoredItem } from '../state/types';
@@ -34,9 +35,13 @@ function selectionOf(c: FormatContext): Selection {
   return { include, fields: fields.size > 0 ? fields : undefined };
 }
 
-/** A resource object (`{ id, type, attributes, relationships }`), the id an IRI as API Platform 3.4 writes it. */
+/**
+ * A resource object (`{ id, type, attributes, relationships }`), the id an IRI as API Platform 3.4
+ * writes it: under the operation's `urlGenerationStrategy` for the document's own item (`top`),
+ * else its resource's.
+ */
 function resourceObject(
-  c: FormatContext, resource: Resource, item: StoredItem, wanted: ReadonlySet<string> | undefined,
+  c: FormatContext, resource: Resource, item: StoredItem, wanted: ReadonlySet<string> | undefined, top = false,
 ): Doc {
   const normalized = c.normalize(item, {}, resource);
   const relations = new Map(resource.metadata.properties.filter((p) => p.kind === 'relation')
@@ -53,7 +58,8 @@ function resourceObject(
     const key = name === 'id' ? '_id' : name;
     if (wanted === undefined || wanted.has(name) || wanted.has(key)) attributes[key] = value;
   }
-  const iri = itemIri(c.paths.prefixes[resource.shortName] ?? resource.routePrefix, item.id, c.base.baseUrl);
+  const root = top ? iriRoot(c.base) : resourceIriRoot(c.paths, c.base, resource.shortName);
+  const iri = itemIri(c.paths.prefixes[resource.shortName] ?? resource.routePrefix, item.id, root);
   return {
     id: iri,
     type: resource.shortName,
@@ -109,7 +115,7 @@ export const jsonapi: Format = {
   mimeTypes: [JSONAPI_TYPE],
   item: async (c) => {
     const s = selectionOf(c);
-    const doc: Doc = { data: resourceObject(c, c.resource, c.item, mainFields(s, c.resource)) };
+    const doc: Doc = { data: resourceObject(c, c.resource, c.item, mainFields(s, c.resource), true) };
     const more = await included(c, [c.item], s);
     if (more.length > 0) doc.included = more;
     return JSON.stringify(doc);
@@ -137,7 +143,7 @@ export const jsonapi: Format = {
     return JSON.stringify(doc);
   },
   entrypoint: (c) => JSON.stringify({
-    links: { self: `${c.base.baseUrl}${c.paths.entrypoint}`, ...c.collections },
+    links: { self: `${iriRoot(c.base)}${c.paths.entrypoint}`, ...c.collections },
   }),
   error: (c) => {
     const status = c.parts.status;

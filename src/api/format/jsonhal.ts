@@ -1,6 +1,7 @@
 import { collectionHal, entrypointHal, itemHal } from '../serializer/hal';
 import type { JsonSchema } from '../openapi/resourceSchemas';
 import type { Format } from './Format';
+import { iriRoot } from '../serializer/ApiContext';
 import { jsonObject } from './json';
 
 const LINK: JsonSchema = { type: 'object', properties: { href: { type: 'string' } }, required: ['href'] };
@@ -14,11 +15,11 @@ export const jsonhal: Format = {
   name: 'jsonhal',
   mimeTypes: ['application/hal+json'],
   embeddedHead: () => ({}),
-  item: (c) => JSON.stringify(itemHal(c.resource, c.normalize(c.item), c.base)),
+  item: (c) => JSON.stringify(itemHal(c.resource, c.normalize(c.item), c.paths, c.base)),
   collection: (c) => JSON.stringify(collectionHal(
-    c.resource, c.items.map((item) => c.normalize(item)), c.page, c.links, c.base, c.itemsPerPage,
+    c.resource, c.items.map((item) => c.normalize(item)), c.page, c.links, c.paths, c.base, c.itemsPerPage,
   )),
-  entrypoint: (c) => JSON.stringify(entrypointHal(`${c.base.baseUrl}${c.paths.entrypoint}`, c.collections)),
+  entrypoint: (c) => JSON.stringify(entrypointHal(`${iriRoot(c.base)}${c.paths.entrypoint}`, c.collections)),
   decode: (body) => jsonObject(body),
   docs: {
     item: (c) => c.ref(c.names.jsonhal),

@@ -25,7 +25,7 @@ export const jsonld: Format = {
   collection: (c) => collectionJsonLd(
     c.resource, c.items.map((item) => jsonLdItem(c, item, false)), c.page, c.links, c.path, c.paths, c.base,
   ),
-  entrypoint: (c) => JSON.stringify(entrypointJsonLd(c.paths, c.base)),
+  entrypoint: (c) => JSON.stringify(entrypointJsonLd(c.paths, c.base, c.collections)),
   error: (c) => ({
     contentType: PROBLEM_CONTENT_TYPE,
     body: JSON.stringify(problemDetails(c.error, c.parts, c.paths, c.request, true)),

@@ -8,6 +8,7 @@ import type { Resource } from '../resource/defineResource';
 import type { Format } from '../format/Format';
 import { FormatRegistry, MEDIA_TYPE } from '../format/FormatRegistry';
 import type { BuiltInFormatName } from '../format/builtInFormats';
+import { urlGenerationStrategySchema } from '../resource/urlGenerationStrategy';
 
 const RESOURCE = 'expected what defineResource() returns';
 const ENTRYPOINT = 'expected a path such as "/api"';
@@ -91,6 +92,16 @@ export const apiOptionsSchema = optionsObject({
    */
   patchFormats: z.record(z.string(), z.array(z.string().regex(MEDIA_TYPE,
     { error: 'expected a media type such as "application/merge-patch+json"' })).readonly()).optional(),
+  /**
+   * How the API writes IRIs (API Platform's `defaults.url_generation_strategy`), under each
+   * resource's and operation's own `urlGenerationStrategy`: `ReferenceType.ABSOLUTE_PATH`
+   * (`/api/books/3`), `ABSOLUTE_URL` (`https://example.com/api/books/3`: the request's scheme and
+   * host as the kernel sees them, a trusted proxy's `X-Forwarded-*` applied) or `NETWORK_PATH`
+   * (`//example.com/api/books/3`), from `express-kernel/routing`. The entrypoint follows it.
+   * @default ReferenceType.ABSOLUTE_PATH
+   * @example ReferenceType.ABSOLUTE_URL
+   */
+  urlGenerationStrategy: urlGenerationStrategySchema.optional(),
 });
 
 /** Options of `apiRoutes` (the routes of a set of resources). All optional but `resources`. */

@@ -8,7 +8,7 @@ import {
 import { parseCollectionQuery } from '../query/collectionQuery';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import type { SecurityRule } from '../resource/operations';
-import { type ApiPaths, type RequestBase, requestBase } from '../serializer/ApiContext';
+import { type ApiPaths, iriRoot, type RequestBase, requestBase } from '../serializer/ApiContext';
 import type { ApiFormats } from '../format/apiFormats';
 import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
@@ -106,6 +106,15 @@ export class ResourceEndpoint {
   }
 
   /**
+   * The request's base URL and origin, with the operation's `urlGenerationStrategy` (its own,
+   * else its resource's, else the API's): how the document's own IRIs are written.
+   */
+  private requestBase(req: Request): RequestBase {
+    const operation = req.api?.operation ?? this.operationOf(req);
+    return requestBase(req, operation.urlGenerationStrategy ?? this.paths.urlGenerationStrategy);
+  }
+
+  /**
    * The per-call state context: the statements a store runs are kept for the profiler (in
    * `req.api.queries`, and passed to the `stateContext` option's). A request the kernel does not
    * profile (`req.stopwatch` not enabled) keeps none of its own: the option's context is used as it is.
@@ -173,7 +182,7 @@ export class ResourceEndpoint {
     const item = providedItem(provided, operation, 'provider');
     if (item === null) throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
     state.item = item;
-    return this.representation(item, requestBase(req));
+    return this.representation(item, this.requestBase(req));
   };
 
   /** The item with every property, writeOnly ones too (what security checks see as `object`). */
@@ -218,7 +227,7 @@ export class ResourceEndpoint {
     const item = id === null || get?.provider === undefined ? null
       : providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
     if (item === null || resource === undefined) throw new ItemNotFoundError(shortName, value ?? '');
-    return fullRepresentation(resource, item, this.paths, requestBase(req));
+    return fullRepresentation(resource, item, this.paths, this.requestBase(req));
   }
 
   /** The `securityPostDenormalize` route option, when one of the route's operations has a rule. */
@@ -244,7 +253,7 @@ export class ResourceEndpoint {
     if (!operation.deserialize) return { ...(previous ?? {}) };
     const patch = operation.kind === 'Patch';
     const format = this.bodyFormat(req, operation, patch);
-    const base = requestBase(req);
+    const base = this.requestBase(req);
     const context: DecodeContext = {
       resource: this.resource, operation, paths: this.paths, base, request: req,
       previous: previous as Readonly<Record<string, unknown>> | null,
@@ -335,7 +344,7 @@ export class ResourceEndpoint {
   private async formatContext(
     req: Request, res: Response, access: PropertyAccess, format: Format, items: readonly StoredItem[],
   ): Promise<FormatContext> {
-    const base = requestBase(req);
+    const base = this.requestBase(req);
     const context = (req.api?.operation ?? this.operations[0]).normalizationContext;
     const embeddedHead = format.embeddedHead;
     const options: NormalizeOptions | undefined = context.groups === undefined ? undefined : {
@@ -360,7 +369,7 @@ export class ResourceEndpoint {
       request: req,
       normalize: (item, into, resource = this.resource) =>
         access.strip(resource, item, normalizeItem(resource, item, this.paths, base, into, options)),
-      iri: (item) => itemIri(this.resource.routePrefix, item.id, base.baseUrl),
+      iri: (item) => itemIri(this.resource.routePrefix, item.id, iriRoot(base)),
       header: (name, value) => {
         res.append(name, value);
       },
@@ -408,10 +417,10 @@ export class ResourceEndpoint {
   private async sendItem(
     req: Request, res: Response, format: Format, item: StoredItem, status: number, etag = etagOf(item),
   ): Promise<void> {
-    const base = requestBase(req);
+    const base = this.requestBase(req);
     res.setHeader('ETag', etag);
     // API Platform's RespondProcessor: the item's IRI on every response that carries an item
-    res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, base.baseUrl));
+    res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, iriRoot(base)));
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, [item]);
@@ -433,9 +442,7 @@ export class ResourceEndpoint {
     req.api!.items = page.items;
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, page.items);
-    const base = requestBase(req);
-    const path = `${base.baseUrl}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      encodeURIComponent(String(req.params[name] ?? '')))}`;
+    const path = this.operationIri(req, operation);
     const context: CollectionContext = {
       ...await this.formatContext(req, res, access, format, page.items),
       items: page.items,
@@ -446,6 +453,15 @@ export class ResourceEndpoint {
       currentPage: query.page,
     };
     sendText(res, contentTypeOf(format), 200, await format.collection(context));
+  }
+
+  /**
+   * The operation's path with the request's URI variables, under its `urlGenerationStrategy`:
+   * a collection's IRI (`/api/authors/1/books`), a subresource item's (`/api/books/1/author`).
+   */
+  private operationIri(req: Request, operation: ResolvedOperation): string {
+    return `${iriRoot(this.requestBase(req))}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(req.params[name] ?? '')))}`;
   }
 
   private async getItem(req: Request, res: Response, format: Format): Promise<void> {
@@ -476,7 +492,7 @@ export class ResourceEndpoint {
       return previous === undefined ? {} : data;
     }
     const data = toStoredData(
-      this.resource, object, this.paths.prefixes, requestBase(req).baseUrl, req.locale, this.paths.identifiers,
+      this.resource, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale, this.paths.identifiers,
     );
     if (previous === undefined && operation.kind === 'Post' && this.resource.identifier.writable) {
       const id = clientId(this.resource, object, req.locale);
@@ -517,7 +533,7 @@ export class ResourceEndpoint {
         // Another client wrote first: redo the change on its version (PUT and PATCH rebuild the
         // object from the body, and the checks see the new stored object), never overwrite it blindly.
         previous = current;
-        object = await this.recheck(req, operation, current, requestBase(req));
+        object = await this.recheck(req, operation, current, this.requestBase(req));
         continue;
       }
       const written = providedItem(result, operation, 'processor');
@@ -532,7 +548,7 @@ export class ResourceEndpoint {
     if (!Array.isArray(sent)) return sent;
     const target = this.resource.metadata.properties.find((p) => p.name === error.property)?.relation ?? '';
     const prefix = this.paths.prefixes[target] ?? '';
-    const baseUrl = requestBase(req).baseUrl;
+    const baseUrl = this.requestBase(req).baseUrl;
     const type = this.paths.identifiers[target];
     return (sent as unknown[])
       .find((iri) => typeof iri === 'string' && idFromIri(iri, prefix, baseUrl, type) === error.id)
@@ -550,7 +566,7 @@ export class ResourceEndpoint {
   ): Promise<boolean> {
     const rule = operation.securityPostValidation;
     if (rule === undefined) return true;
-    const previousObject = previous === undefined ? null : this.representation(previous, requestBase(req));
+    const previousObject = previous === undefined ? null : this.representation(previous, this.requestBase(req));
     const ok = await granted(rule, { ...baseContext(req), object: { ...object }, previousObject });
     recordDecision(req, 'security_post_validation', ok);
     return ok;
@@ -571,7 +587,7 @@ export class ResourceEndpoint {
     }
     const status = operation.status ?? (operation.kind === 'Post' ? 201 : 200);
     if (status === 201) {
-      const location = itemIri(this.resource.routePrefix, item.id, requestBase(req).baseUrl);
+      const location = itemIri(this.resource.routePrefix, item.id, iriRoot(this.requestBase(req)));
       res.setHeader('Location', location);
     }
     await this.sendItem(req, res, format, item, status);

@@ -10,7 +10,8 @@ import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import { completeFilters } from '../resource/completeFilters';
 import { completeLinks } from '../resource/completeLinks';
 import type { StateContext } from '../state/types';
-import { type ApiPaths, requestBase } from '../serializer/ApiContext';
+import { type ApiPaths, iriRoot, requestBase } from '../serializer/ApiContext';
+import { DEFAULT_URL_GENERATION_STRATEGY, type UrlGenerationStrategy } from '../resource/urlGenerationStrategy';
 import { type ApiFormats, resolveFormats } from '../format/apiFormats';
 import type { Format } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
@@ -63,8 +64,16 @@ function resolvePaths(options: ApiOptions): ApiPaths {
   }
   // filters on dotted paths (author.name) and subresource links resolve now that every resource is known
   for (const r of completeLinks(completeFilters([...resources.values()]))) resources.set(r.shortName, r);
+  const urlGenerationStrategy = options.urlGenerationStrategy ?? DEFAULT_URL_GENERATION_STRATEGY;
+  // a resource's items are named as its Get names them (API Platform's IriConverter), else as it says
+  const strategies: Record<string, UrlGenerationStrategy> = {};
+  for (const r of resources.values()) {
+    const get = r.operations.find((op) => op.kind === 'Get' && op.links.length === 0)
+      ?? r.operations.find((op) => op.kind === 'Get');
+    strategies[r.shortName] = get?.urlGenerationStrategy ?? r.urlGenerationStrategy ?? urlGenerationStrategy;
+  }
   return { entrypoint, contexts: `${entrypoint}/contexts`, docs: `${entrypoint}/docs.jsonld`, resources, prefixes,
-    identifiers };
+    identifiers, strategies, urlGenerationStrategy };
 }
 
 /** The operations of a resource grouped by route name, in declaration order. */
@@ -157,10 +166,13 @@ export function apiRoutes(given: ApiOptions): RouteCollection {
     controller: (req: Request, res: Response, next) => {
       const format = req.api!.format!;
       if (format === HTML) return page(req, res, next);
-      const b = requestBase(req);
+      const b = requestBase(req, paths.urlGenerationStrategy);
       const collections: Record<string, string> = {};
       for (const r of paths.resources.values()) {
-        collections[entrypointKey(r.shortName)] = `${b.baseUrl}${r.routePrefix}`;
+        // a collection's IRI as its GetCollection writes it (API Platform's EntrypointNormalizer)
+        const list = r.operations.find((op) => op.kind === 'GetCollection' && op.links.length === 0);
+        const root = iriRoot(b, list?.urlGenerationStrategy ?? r.urlGenerationStrategy ?? paths.urlGenerationStrategy);
+        collections[entrypointKey(r.shortName)] = `${root}${r.routePrefix}`;
       }
       if (format.entrypoint === undefined) {
         return sendText(res, `${JSON_TYPE}; charset=utf-8`, 200, JSON.stringify(collections));

@@ -23,6 +23,12 @@ export interface WireContext {
   readonly prefixes: Readonly<Record<string, string>>;
   /** The mount path IRIs carry (`''` at the root, `/index.php` behind a front controller). */
   readonly baseUrl: string;
+  /**
+   * What the IRIs written of a resource's items start with, by short name (its
+   * `urlGenerationStrategy`: `https://host/index.php` for `ABSOLUTE_URL`).
+   * @default `baseUrl` (absolute paths)
+   */
+  readonly root?: (shortName: string) => string;
   /** The violations' messages in the request's locale (English when absent). */
   readonly messages?: ViolationMessages;
   /**

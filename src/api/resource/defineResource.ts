@@ -23,6 +23,7 @@ import {
   Delete, Get, RULE, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
   ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
 } from './operations';
+import { urlGenerationStrategySchema, type UrlGenerationStrategy } from './urlGenerationStrategy';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
 
 const PROVIDER = 'a Provider (provide), a function (operation, uriVariables, context) or a store '
@@ -110,6 +111,7 @@ const operationSchema = optionsObject({
   formats: formatNamesSchema.optional(),
   inputFormats: formatNamesSchema.optional(),
   outputFormats: formatNamesSchema.optional(),
+  urlGenerationStrategy: urlGenerationStrategySchema.optional(),
 });
 
 /**
@@ -202,6 +204,16 @@ export const resourceOptionsSchema = optionsObject({
   inputFormats: formatNamesSchema.optional(),
   /** The default `outputFormats` of the operations. @default `formats` */
   outputFormats: formatNamesSchema.optional(),
+  /**
+   * How the IRIs of the resource's items and of its operations' responses are written (API
+   * Platform's `urlGenerationStrategy`): `ReferenceType.ABSOLUTE_PATH` (`/api/books/3`),
+   * `ABSOLUTE_URL` (`https://example.com/api/books/3`, the request's scheme and host) or
+   * `NETWORK_PATH` (`//example.com/api/books/3`), from `express-kernel/routing`. An operation's
+   * own replaces it. IRIs sent in bodies and filters are read in every form.
+   * @default the API's (`apiRoutes({ urlGenerationStrategy })`), else `ABSOLUTE_PATH`
+   * @example ReferenceType.ABSOLUTE_URL
+   */
+  urlGenerationStrategy: urlGenerationStrategySchema.optional(),
 });
 
 /** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
@@ -268,6 +280,8 @@ export interface ResolvedOperation {
   readonly denormalizationContext: SerializationGroups;
   /** The links of `uriVariables` (a subresource), in declaration order; none for most operations. */
   readonly links: readonly ResolvedLink[];
+  /** The operation's `urlGenerationStrategy`, else the resource's; undefined: the API's. */
+  readonly urlGenerationStrategy?: UrlGenerationStrategy;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -296,6 +310,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly description: string;
   /** The access rules of the properties that have some (the `properties` option), by name. */
   readonly propertySecurity: PropertySecurityMap;
+  /** The resource's `urlGenerationStrategy`; undefined: the API's. */
+  readonly urlGenerationStrategy?: UrlGenerationStrategy;
 }
 
 /**
@@ -388,6 +404,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
   const cacheHeaders = declared.cacheHeaders ?? o.cacheHeaders;
+  const strategy = declared.urlGenerationStrategy ?? o.urlGenerationStrategy;
   // API Platform: an operation's formats replace the resource's; inputFormats/outputFormats the formats
   const inputFormats = declared.inputFormats ?? declared.formats ?? o.inputFormats ?? o.formats;
   const outputFormats = declared.outputFormats ?? declared.formats ?? o.outputFormats ?? o.formats;
@@ -445,6 +462,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
     denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
     links,
+    ...(strategy !== undefined ? { urlGenerationStrategy: strategy } : {}),
   });
 }
 
@@ -546,5 +564,6 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
     propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
+    ...(o.urlGenerationStrategy !== undefined ? { urlGenerationStrategy: o.urlGenerationStrategy } : {}),
   });
 }

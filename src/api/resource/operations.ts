@@ -8,6 +8,7 @@ import type { Processor, ProcessorFunction } from '../state/Processor';
 import type { Provider, ProviderFunction } from '../state/Provider';
 import type { StateProcessor, StateProvider } from '../state/types';
 import type { Link } from './Link';
+import type { UrlGenerationStrategy } from './urlGenerationStrategy';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -185,6 +186,15 @@ export interface OperationOptions {
   inputFormats?: readonly string[];
   /** The formats of responses alone (API Platform's `outputFormats`). @default `formats` */
   outputFormats?: readonly string[];
+  /**
+   * How the operation's responses write their own IRIs (API Platform's `urlGenerationStrategy`):
+   * an item's `@id` (HAL `self`, JSON:API `id`), a collection's `@id` and page links, `@context`,
+   * `Location` and `Content-Location`; a Get's also names its resource's items wherever they
+   * appear (relations, collection members). See {@link UrlGenerationStrategy}.
+   * @default the resource's, else the API's, else `ReferenceType.ABSOLUTE_PATH`
+   * @example Get({ urlGenerationStrategy: ReferenceType.ABSOLUTE_URL })
+   */
+  urlGenerationStrategy?: UrlGenerationStrategy;
 }
 
 /** One operation as declared. */

@@ -1,6 +1,6 @@
 import type { Resource } from '../resource/defineResource';
 import type { CollectionPage, ItemId } from '../state/types';
-import type { RequestBase } from './ApiContext';
+import { iriRoot, resourceIriRoot, type ApiPaths, type RequestBase } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
 import { kindDefinition } from '../property/propertyKinds';
@@ -14,9 +14,15 @@ import { EMBEDDED_RESOURCE } from './normalize';
 
 type Href = { href: string };
 
-/** The self link of an item of `resource` as {@link itemHal} writes it. */
-function selfHref(resource: Resource, normalized: Record<string, unknown>, base: RequestBase): Href {
-  return { href: itemIri(resource.routePrefix, normalized.id as ItemId, base.baseUrl) };
+/**
+ * The self link of an item of `resource` as {@link itemHal} writes it: under the operation's
+ * `urlGenerationStrategy` for the document's own item, else its resource's.
+ */
+function selfHref(
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase, top: boolean,
+): Href {
+  const root = top ? iriRoot(base) : resourceIriRoot(paths, base, resource.shortName);
+  return { href: itemIri(resource.routePrefix, normalized.id as ItemId, root) };
 }
 
 /** The resource of a nested document `normalizeItem` embedded, or undefined for an IRI. */
@@ -29,21 +35,24 @@ function embeddedResource(value: unknown): Resource | undefined {
  * An item: its properties, relations moved to `_links` (an IRI) and, when embedded by the
  * normalization groups, to `_embedded` too (a HAL document of its own), as API Platform's HAL
  * `ItemNormalizer` writes them: `_links`, `_embedded`, then the properties.
+ * @param top - whether the item is the document (its self link follows the operation's
+ *   `urlGenerationStrategy`), not a member or an embedded document (its resource's)
  */
 export function itemHal(
-  resource: Resource, normalized: Record<string, unknown>, base: RequestBase,
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase, top = true,
 ): Record<string, unknown> {
-  const links: Record<string, Href | Href[]> = { self: selfHref(resource, normalized, base) };
+  const links: Record<string, Href | Href[]> = { self: selfHref(resource, normalized, paths, base, top) };
   const embedded: Record<string, unknown> = {};
   const properties: Record<string, unknown> = {};
   const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
   const link = (v: unknown): Href => {
     const target = embeddedResource(v);
-    return target === undefined ? { href: String(v) } : selfHref(target, v as Record<string, unknown>, base);
+    return target === undefined ? { href: String(v) }
+      : selfHref(target, v as Record<string, unknown>, paths, base, false);
   };
   const document = (v: unknown): unknown => {
     const target = embeddedResource(v);
-    return target === undefined ? undefined : itemHal(target, v as Record<string, unknown>, base);
+    return target === undefined ? undefined : itemHal(target, v as Record<string, unknown>, paths, base, false);
   };
   for (const [k, v] of Object.entries(normalized)) {
     if (!relations.has(k)) {
@@ -70,10 +79,10 @@ export function itemHal(
  * @param itemsPerPage - the page size, or undefined without pagination
  */
 export function collectionHal(
-  resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, base: RequestBase,
-  itemsPerPage: number | undefined,
+  resource: Resource, members: Record<string, unknown>[], page: CollectionPage, links: PageLinks, paths: ApiPaths,
+  base: RequestBase, itemsPerPage: number | undefined,
 ): Record<string, unknown> {
-  const items = members.map((m) => itemHal(resource, m, base));
+  const items = members.map((m) => itemHal(resource, m, paths, base, false));
   const l: Record<string, unknown> = { self: { href: links.self } };
   const rel = [['first', 'first'], ['last', 'last'], ['previous', 'prev'], ['next', 'next']] as const;
   for (const [k, name] of rel) if (links[k] !== undefined) l[name] = { href: links[k] };

@@ -15,8 +15,10 @@ export function itemIri(prefix: string, id: ItemId, baseUrl = ''): string {
 
 /**
  * The id an IRI names, or null when it is not `<baseUrl><prefix>/<id>` with an id of the type
- * (`parseItemId`, after percent-decoding; a malformed escape is null). A full URL's path is read
- * (`http://host/api/authors/3`), as API Platform's IRI converter accepts.
+ * (`parseItemId`, after percent-decoding; a malformed escape is null). A full URL's path and a
+ * network path's are read (`http://host/api/authors/3`, `//host/api/authors/3`: what the
+ * `urlGenerationStrategy` options write), whatever the host: API Platform's IRI converter matches
+ * the path alone (its `Router::match` parses the URL and drops scheme and host).
  * @param iri - the IRI, e.g. `/api/authors/3`
  * @param prefix - the target's collection path, e.g. `/api/authors`
  * @param baseUrl - the mount path the IRI may carry (`/index.php`). @default ''
@@ -25,7 +27,7 @@ export function itemIri(prefix: string, id: ItemId, baseUrl = ''): string {
  */
 export function idFromIri(iri: string, prefix: string, baseUrl = '', type?: IdentifierType): ItemId | null {
   let path = iri;
-  const absolute = /^https?:\/\/[^/]+(\/.*)$/.exec(iri);
+  const absolute = /^(?:https?:)?\/\/[^/]+(\/.*)$/i.exec(iri);
   if (absolute !== null) path = absolute[1];
   if (baseUrl !== '' && path.startsWith(`${baseUrl}/`)) path = path.slice(baseUrl.length);
   if (!path.startsWith(`${prefix}/`)) return null;

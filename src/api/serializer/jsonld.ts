@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Resource } from '../resource/defineResource';
 import { kindDefinition } from '../property/propertyKinds';
 import type { CollectionPage, ItemId } from '../state/types';
-import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
+import { type ApiPaths, iriRoot, type RequestBase, resourceIriRoot, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
 import type { PageLinks } from './pagination';
 
@@ -20,20 +20,26 @@ export const HYDRA = 'http://www.w3.org/ns/hydra/core#';
 /** The classes that have a context besides the resources. */
 export const BUILT_IN_CLASSES = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const;
 
+/**
+ * The IRI of a class's JSON-LD context (`/api/contexts/Book`), under the operation's
+ * `urlGenerationStrategy` (API Platform's `ContextBuilder::getResourceContextUri`).
+ */
 export function contextIri(paths: ApiPaths, base: RequestBase, name: string): string {
-  return `${base.baseUrl}${paths.contexts}/${name}`;
+  return `${iriRoot(base)}${paths.contexts}/${name}`;
 }
 
 /**
  * The JSON-LD keys of an item, to which `normalizeItem` adds its properties: `@id` and `@type`
  * for a collection member, `@context` first for an item document.
  * @param id - the item's id
- * @param withContext - whether the item is a document of its own (not a member)
+ * @param withContext - whether the item is a document of its own (its `@id` follows the
+ *   operation's `urlGenerationStrategy`), not a member or an embedded document (its resource's)
  */
 export function itemJsonLdHead(
   resource: Resource, id: ItemId, paths: ApiPaths, base: RequestBase, withContext: boolean,
 ): Record<string, unknown> {
-  const iri = itemIri(resource.routePrefix, id, base.baseUrl);
+  const root = withContext ? iriRoot(base) : resourceIriRoot(paths, base, resource.shortName);
+  const iri = itemIri(resource.routePrefix, id, root);
   return withContext
     ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': resource.shortName }
     : { '@id': iri, '@type': resource.shortName };
@@ -109,16 +115,22 @@ export function entrypointKey(shortName: string): string {
   return shortName.charAt(0).toLowerCase() + shortName.slice(1);
 }
 
-/** The entrypoint (`GET /api`): a link per resource collection. */
-export function entrypointJsonLd(paths: ApiPaths, base: RequestBase): Record<string, unknown> {
+/**
+ * The entrypoint (`GET /api`): a link per resource collection.
+ * @param collections - each collection's IRI by entrypoint key (`EntrypointContext.collections`)
+ */
+export function entrypointJsonLd(
+  paths: ApiPaths, base: RequestBase, collections: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     '@context': contextIri(paths, base, 'Entrypoint'),
-    '@id': `${base.baseUrl}${paths.entrypoint}`,
+    '@id': `${iriRoot(base)}${paths.entrypoint}`,
     '@type': 'Entrypoint',
   };
   for (const r of paths.resources.values()) {
-    if (r.operations.some((op) => op.kind === 'GetCollection')) {
-      out[entrypointKey(r.shortName)] = `${base.baseUrl}${r.routePrefix}`;
+    const key = entrypointKey(r.shortName);
+    if (r.operations.some((op) => op.kind === 'GetCollection') && collections[key] !== undefined) {
+      out[key] = collections[key];
     }
   }
   return out;

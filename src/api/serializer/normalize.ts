@@ -1,6 +1,6 @@
 import type { Resource } from '../resource/defineResource';
 import type { StoredItem } from '../state/types';
-import type { ApiPaths, RequestBase } from './ApiContext';
+import { resourceIriRoot, type ApiPaths, type RequestBase } from './ApiContext';
 import { kindDefinition } from '../property/propertyKinds';
 import { itemIri } from './iri';
 import { childPath, propertyStep, relatedIds, rootPath, type Embedding, type EmbeddingPath } from './embedding';
@@ -43,7 +43,9 @@ export function normalizeItem(
 ): Record<string, unknown> {
   const out = into;
   out.id = item.id;
-  const wire = { prefixes: paths.prefixes, baseUrl: base.baseUrl };
+  const wire = {
+    prefixes: paths.prefixes, baseUrl: base.baseUrl, root: (name: string) => resourceIriRoot(paths, base, name),
+  };
   for (const p of resource.metadata.properties) {
     if (p.writeOnly) continue;
     if (options !== undefined && !inGroups(p, options.context)) continue;
@@ -58,7 +60,9 @@ export function normalizeItem(
     const { head, related } = options;
     const nested = relatedIds(v).map((id) => {
       const inner = childPath(target, id, below, options);
-      if (inner === undefined) return itemIri(paths.prefixes[target.shortName] ?? '', id, base.baseUrl);
+      if (inner === undefined) {
+        return itemIri(paths.prefixes[target.shortName] ?? '', id, resourceIriRoot(paths, base, target.shortName));
+      }
       const read = related.get(target.shortName)!.get(id)!;
       const doc = normalizeItem(target, read, paths, base, head(target, read), options, inner);
       options.strip?.(target, read, doc);

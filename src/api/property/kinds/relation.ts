@@ -57,7 +57,7 @@ export const RELATION_KIND = defineKind<'relation'>({
     };
   },
   toWire: (value, p, wire) => (typeof value === 'number' || typeof value === 'string'
-    ? itemIri(wire.prefixes[p.relation ?? ''] ?? '', value, wire.baseUrl) : value),
+    ? itemIri(wire.prefixes[p.relation ?? ''] ?? '', value, wire.root?.(p.relation ?? '') ?? wire.baseUrl) : value),
   filters: new Set<FilterType>(['search', 'order', 'exists']),
   textSearch: false,
   queryValueSchema: () => ({ type: 'string' }),

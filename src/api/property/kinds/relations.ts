@@ -50,7 +50,8 @@ export const RELATIONS_KIND = defineKind<'relations'>({
     return { value: ids };
   },
   toWire: (value, p, wire) => (Array.isArray(value)
-    ? (value as ItemId[]).map((id) => itemIri(wire.prefixes[p.relation ?? ''] ?? '', id, wire.baseUrl)) : []),
+    ? (value as ItemId[]).map((id) => itemIri(wire.prefixes[p.relation ?? ''] ?? '', id,
+      wire.root?.(p.relation ?? '') ?? wire.baseUrl)) : []),
   filters: new Set<FilterType>(['search', 'exists']),
   textSearch: false,
   queryValueSchema: () => ({ type: 'string' }),
