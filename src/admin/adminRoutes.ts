@@ -12,6 +12,7 @@ import { checkCrud } from './CrudOptions';
 import { batchActionScreen, batchDeleteScreen, itemActionScreen, toggleScreen } from './actionScreens';
 import { deleteScreen, detailScreen, editScreen, loadItem, newScreen } from './itemScreens';
 import { pickerScreen } from './relationPicker';
+import { completeFilters } from '../api/resource/completeFilters';
 import { indexScreen } from './indexScreen';
 import { inAdminLayout } from './errorPage';
 import { auditScreen } from './history';
@@ -59,7 +60,8 @@ function resolve(given: AdminOptions): ResolvedAdminOptions {
       + 'give auditStore: { provider, processor }.');
   }
   return Object.freeze({
-    resources: o.resources,
+    // filters on dotted paths (`writer.fullName`) resolved against the listed resources, as apiRoutes does
+    resources: completeFilters(o.resources),
     crud,
     prefix: o.prefix ?? '/admin',
     stylesheetPath: o.stylesheetPath ?? '/bundles/admin/admin.css',

@@ -107,6 +107,25 @@ export function readQuery(app: AdminApp, admin: AdminResource, raw: string): Ind
   };
 }
 
+/**
+ * The field a filter's property path ends on, through relations (`author.name`: the Author's
+ * name, labelled "Author › Name"), or undefined when a step is not a readable field of the
+ * back office (an `id`, a write-only property, a resource without a CRUD).
+ */
+function filterField(
+  app: AdminApp, req: Request, admin: AdminResource, path: string,
+): { field: AdminField; label: string } | undefined {
+  const dot = path.indexOf('.');
+  const head = dot === -1 ? path : path.slice(0, dot);
+  const field = admin.fields.find((x) => x.name === head);
+  if (field === undefined || field.writeOnly) return undefined;
+  const label = app.text(req, field.label);
+  if (dot === -1) return { field, label };
+  const target = field.relation === undefined ? undefined : app.admins.get(field.relation);
+  const inner = target === undefined ? undefined : filterField(app, req, target, path.slice(dot + 1));
+  return inner === undefined ? undefined : { field: inner.field, label: `${label} › ${inner.label}` };
+}
+
 async function filterControls(
   app: AdminApp, req: Request, admin: AdminResource, pairs: readonly QueryPair[], t: Translator,
 ): Promise<FilterControl[]> {
@@ -115,9 +134,10 @@ async function filterControls(
     { value: 'false', label: t('index.no') }];
   const controls: FilterControl[] = [];
   for (const f of admin.resource.filters) {
-    const field = admin.fields.find((x) => x.name === f.property);
-    if (field === undefined || field.writeOnly) continue;
-    const label = app.text(req, field.label);
+    // a nested filter (`author.name`) gets the control of the field it ends on
+    const found = filterField(app, req, admin, f.property);
+    if (found === undefined) continue;
+    const { field, label } = found;
     const input = (name: string, text: string, type: FilterControl['type']): FilterControl =>
       ({ name, label: text, type, value: value(name) });
     switch (f.type) {

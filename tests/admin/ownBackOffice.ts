@@ -13,7 +13,8 @@ import type TestAgent from 'supertest/lib/agent';
 import { z } from 'zod';
 import { adminRoutes, auditLogMigration, type AdminOptions } from '../../src/admin';
 import {
-  defineResource, MemoryState, RangeFilter, readOnly, relation, SearchFilter, text, writeOnly, type Resource,
+  defineResource, MemoryState, RangeFilter, readOnly, relation, SearchFilter, text, writeOnly, type FilterDeclaration,
+  type Resource,
   type StateProcessor, type StateProvider,
 } from '../../src/api';
 import { createSqlState, resourceTablesMigration, type SqlStore } from '../../src/api/sql';
@@ -83,8 +84,13 @@ export function ownStores(prefix: string): ReadonlyArray<[string, () => Promise<
   ];
 }
 
-/** The tests' resources on a store. */
-export function resources(provider: StateProvider, processor: StateProcessor): { writer: Resource; novel: Resource } {
+/**
+ * The tests' resources on a store.
+ * @param novelFilters - the Novel's filters @default a writer (exact) and a page count range
+ */
+export function resources(
+  provider: StateProvider, processor: StateProcessor, novelFilters?: readonly FilterDeclaration[],
+): { writer: Resource; novel: Resource } {
   const writer = defineResource({
     shortName: 'Writer',
     schema: z.object({
@@ -104,7 +110,7 @@ export function resources(provider: StateProvider, processor: StateProcessor): {
       blurb: text(z.string()).nullable().optional(),
       writer: relation('Writer').nullable().optional(),
     }),
-    filters: [SearchFilter({ writer: 'exact' }), RangeFilter(['pageCount'])],
+    filters: novelFilters ?? [SearchFilter({ writer: 'exact' }), RangeFilter(['pageCount'])],
     provider, processor,
   });
   return { writer, novel };
@@ -113,10 +119,11 @@ export function resources(provider: StateProvider, processor: StateProcessor): {
 /** A kernel with the back office of {@link resources} on `store`, `alice` and `bob` its administrators. */
 export function ownKernel(store: OwnStore, options: {
   itemsPerPage?: number; crud?: AdminOptions['crud']; relationSelectLimit?: number;
+  novelFilters?: readonly FilterDeclaration[];
 } = {}): {
   kernel: Kernel; writer: Resource; novel: Resource;
 } {
-  const { writer, novel } = resources(store.provider, store.processor);
+  const { writer, novel } = resources(store.provider, store.processor, options.novelFilters);
   const kernel = adminKernel(adminRoutes({
     resources: [writer, novel], itemsPerPage: options.itemsPerPage ?? 20,
     ...(options.crud !== undefined ? { crud: options.crud } : {}),
