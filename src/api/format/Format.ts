@@ -37,6 +37,13 @@ export interface FormatContext {
 /** An item as a document of its own (GET, and the answer of a write). */
 export interface ItemContext extends FormatContext {
   readonly item: StoredItem;
+  /**
+   * The item's IRI as the document names it (JSON-LD `@id`, HAL `self`, JSON:API `id`), under
+   * the operation's `urlGenerationStrategy`: its own (`/api/authors/3`), or, read through a
+   * subresource `Get` (`uriVariables`), that operation's path (`/api/books/1/author`), as API
+   * Platform 3.4 writes it (features/main/sub_resource.feature).
+   */
+  readonly itemIri: string;
 }
 
 /** A page of a collection (GetCollection). */

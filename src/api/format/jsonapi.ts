@@ -37,11 +37,11 @@ function selectionOf(c: FormatContext): Selection {
 
 /**
  * A resource object (`{ id, type, attributes, relationships }`), the id an IRI as API Platform 3.4
- * writes it: under the operation's `urlGenerationStrategy` for the document's own item (`top`),
- * else its resource's.
+ * writes it: the document's own item's (`top`: `ItemContext.itemIri`), else its own IRI under its
+ * resource's `urlGenerationStrategy`.
  */
 function resourceObject(
-  c: FormatContext, resource: Resource, item: StoredItem, wanted: ReadonlySet<string> | undefined, top = false,
+  c: FormatContext, resource: Resource, item: StoredItem, wanted: ReadonlySet<string> | undefined, top?: string,
 ): Doc {
   const normalized = c.normalize(item, {}, resource);
   const relations = new Map(resource.metadata.properties.filter((p) => p.kind === 'relation')
@@ -58,8 +58,8 @@ function resourceObject(
     const key = name === 'id' ? '_id' : name;
     if (wanted === undefined || wanted.has(name) || wanted.has(key)) attributes[key] = value;
   }
-  const root = top ? iriRoot(c.base) : resourceIriRoot(c.paths, c.base, resource.shortName);
-  const iri = itemIri(c.paths.prefixes[resource.shortName] ?? resource.routePrefix, item.id, root);
+  const iri = top ?? itemIri(c.paths.prefixes[resource.shortName] ?? resource.routePrefix, item.id,
+    resourceIriRoot(c.paths, c.base, resource.shortName));
   return {
     id: iri,
     type: resource.shortName,
@@ -115,7 +115,7 @@ export const jsonapi: Format = {
   mimeTypes: [JSONAPI_TYPE],
   item: async (c) => {
     const s = selectionOf(c);
-    const doc: Doc = { data: resourceObject(c, c.resource, c.item, mainFields(s, c.resource), true) };
+    const doc: Doc = { data: resourceObject(c, c.resource, c.item, mainFields(s, c.resource), c.itemIri) };
     const more = await included(c, [c.item], s);
     if (more.length > 0) doc.included = more;
     return JSON.stringify(doc);

@@ -15,7 +15,7 @@ export const jsonhal: Format = {
   name: 'jsonhal',
   mimeTypes: ['application/hal+json'],
   embeddedHead: () => ({}),
-  item: (c) => JSON.stringify(itemHal(c.resource, c.normalize(c.item), c.paths, c.base)),
+  item: (c) => JSON.stringify(itemHal(c.resource, c.normalize(c.item), c.paths, c.base, c.itemIri)),
   collection: (c) => JSON.stringify(collectionHal(
     c.resource, c.items.map((item) => c.normalize(item)), c.page, c.links, c.paths, c.base, c.itemsPerPage,
   )),

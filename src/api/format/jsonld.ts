@@ -5,9 +5,12 @@ import type { Format, FormatContext } from './Format';
 import { jsonObject } from './json';
 import { HYDRA_ERROR_LINK, PROBLEM_CONTENT_TYPE, problemDetails } from './problemDetails';
 
-/** An item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its properties. */
-function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean): Record<string, unknown> {
-  return c.normalize(item, itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext));
+/**
+ * An item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its properties.
+ * @param iri - the document's `@id` (`ItemContext.itemIri`); a member's is its own IRI
+ */
+function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean, iri?: string): Record<string, unknown> {
+  return c.normalize(item, itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext, iri));
 }
 
 /**
@@ -21,7 +24,7 @@ export const jsonld: Format = {
   name: 'jsonld',
   mimeTypes: ['application/ld+json'],
   embeddedHead: (resource, item, paths, base) => itemJsonLdHead(resource, item.id, paths, base, false),
-  item: (c) => JSON.stringify(jsonLdItem(c, c.item, true)),
+  item: (c) => JSON.stringify(jsonLdItem(c, c.item, true, c.itemIri)),
   collection: (c) => collectionJsonLd(
     c.resource, c.items.map((item) => jsonLdItem(c, item, false)), c.page, c.links, c.path, c.paths, c.base,
   ),

@@ -424,7 +424,12 @@ export class ResourceEndpoint {
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, [item]);
-    const text = await format.item({ ...await this.formatContext(req, res, access, format, [item]), item });
+    // a subresource's item is named by the path that read it (API Platform's sub_resource.feature)
+    const operation = req.api?.operation ?? this.operationOf(req);
+    const iri = operation.method === 'GET' && operation.links.length > 0 ? this.operationIri(req, operation)
+      : itemIri(this.resource.routePrefix, item.id, iriRoot(base));
+    const context = await this.formatContext(req, res, access, format, [item]);
+    const text = await format.item({ ...context, item, itemIri: iri });
     sendText(res, contentTypeOf(format), status, text);
   }
 

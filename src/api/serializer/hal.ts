@@ -19,8 +19,9 @@ type Href = { href: string };
  * `urlGenerationStrategy` for the document's own item, else its resource's.
  */
 function selfHref(
-  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase, top: boolean,
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase, top: boolean | string,
 ): Href {
+  if (typeof top === 'string') return { href: top };
   const root = top ? iriRoot(base) : resourceIriRoot(paths, base, resource.shortName);
   return { href: itemIri(resource.routePrefix, normalized.id as ItemId, root) };
 }
@@ -35,11 +36,13 @@ function embeddedResource(value: unknown): Resource | undefined {
  * An item: its properties, relations moved to `_links` (an IRI) and, when embedded by the
  * normalization groups, to `_embedded` too (a HAL document of its own), as API Platform's HAL
  * `ItemNormalizer` writes them: `_links`, `_embedded`, then the properties.
- * @param top - whether the item is the document (its self link follows the operation's
- *   `urlGenerationStrategy`), not a member or an embedded document (its resource's)
+ * @param top - the document's self link (`ItemContext.itemIri`), or whether the item is the
+ *   document (its self link follows the operation's `urlGenerationStrategy`), not a member or an
+ *   embedded document (its resource's)
  */
 export function itemHal(
-  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase, top = true,
+  resource: Resource, normalized: Record<string, unknown>, paths: ApiPaths, base: RequestBase,
+  top: boolean | string = true,
 ): Record<string, unknown> {
   const links: Record<string, Href | Href[]> = { self: selfHref(resource, normalized, paths, base, top) };
   const embedded: Record<string, unknown> = {};

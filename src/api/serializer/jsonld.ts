@@ -34,12 +34,13 @@ export function contextIri(paths: ApiPaths, base: RequestBase, name: string): st
  * @param id - the item's id
  * @param withContext - whether the item is a document of its own (its `@id` follows the
  *   operation's `urlGenerationStrategy`), not a member or an embedded document (its resource's)
+ * @param iri - the `@id` when the document names its item otherwise (`ItemContext.itemIri`)
  */
 export function itemJsonLdHead(
-  resource: Resource, id: ItemId, paths: ApiPaths, base: RequestBase, withContext: boolean,
+  resource: Resource, id: ItemId, paths: ApiPaths, base: RequestBase, withContext: boolean, iri?: string,
 ): Record<string, unknown> {
   const root = withContext ? iriRoot(base) : resourceIriRoot(paths, base, resource.shortName);
-  const iri = itemIri(resource.routePrefix, id, root);
+  iri ??= itemIri(resource.routePrefix, id, root);
   return withContext
     ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': resource.shortName }
     : { '@id': iri, '@type': resource.shortName };

@@ -158,6 +158,21 @@ describeOnEveryStore('subresources', define, (open) => {
     expect(author.body).toEqual({ id: 2, name: 'Bob', secret: true });
   });
 
+  test('an item read through a subresource is named by that path (sub_resource.feature), in JSON-LD and HAL', async () => {
+    const author = await get('/api/books/2/author');
+    expect(author.body).toEqual({
+      '@context': '/api/contexts/Author', '@id': '/api/books/2/author', '@type': 'Author', id: 2, name: 'Bob', secret: true,
+    });
+    // the item's own IRI stays its Content-Location (API Platform's RespondProcessor), and what relations name
+    expect(author.headers['content-location']).toBe('/api/authors/2');
+    expect((await get('/api/books/2')).body.author).toBe('/api/authors/2');
+    const hal = await get('/api/books/2/author').set('Accept', 'application/hal+json');
+    expect(hal.body._links).toEqual({ self: { href: '/api/books/2/author' } });
+    // a subresource collection's members keep their own IRIs
+    expect((await get('/api/books/1/tags')).body['hydra:member'].map((m: { '@id': string }) => m['@id']))
+      .toEqual(['/api/tags/1', '/api/tags/2']);
+  });
+
   test('Link security on the parent: 403 with its message, granted to an admin; 401 anonymous; 404 no parent', async () => {
     const granted = await get('/api/authors/1/guarded_books', 'user');
     expect([granted.status, granted.body.detail]).toEqual([200, undefined]);

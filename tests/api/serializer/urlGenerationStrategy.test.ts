@@ -41,6 +41,13 @@ interface Strategies {
 function define(provider: StateProvider, processor: StateProcessor, s: Strategies = {}) {
   const author = defineResource({
     shortName: 'Author', schema: z.object({ id: readOnly(z.int()), name: z.string().min(1) }),
+    operations: [
+      GetCollection(), Get(), Post(),
+      Get({
+        name: 'book_author', uriTemplate: '/books/{id}/author',
+        uriVariables: { id: { fromClass: 'Book', fromProperty: 'author' } },
+      }),
+    ],
     provider, processor,
     ...(s.author !== undefined ? { urlGenerationStrategy: s.author } : {}),
   });
@@ -189,6 +196,10 @@ describe('urlGenerationStrategy: ABSOLUTE_URL on the resources (absolute_url.fea
     });
     const item = await get(kernel2, '/api/authors/1', JSONAPI);
     expect(item.body.data.id).toBe('http://example.com/api/authors/1');
+    // an item read through a subresource is named by that path (sub_resource.feature)
+    const sub = await get(kernel2, '/api/books/1/author', JSONAPI);
+    expect(sub.body.data.id).toBe('http://example.com/api/books/1/author');
+    expect((await get(kernel2, '/api/books/1/author')).body['@id']).toBe('http://example.com/api/books/1/author');
   });
 });
 
