@@ -37,6 +37,10 @@ export interface OperationDescription
   readonly summary: string;
   /** Query parameters (GetCollection: pagination and filters). */
   readonly parameters: readonly QueryParameter[];
+  /** Its `normalizationContext` groups (the operation's, else the resource's); absent: none. */
+  readonly normalizationGroups?: readonly string[];
+  /** Its `denormalizationContext` groups (the operation's, else the resource's); absent: none. */
+  readonly denormalizationGroups?: readonly string[];
 }
 
 /** One resource, as the documentation shows it. */
@@ -96,6 +100,13 @@ export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
     });
   }
   return out;
+}
+
+/** `{ [key]: groups }` as a frozen array, or nothing without groups. */
+function groupsOf<K extends string>(
+  key: K, groups: ReadonlySet<string> | undefined,
+): Partial<Record<K, readonly string[]>> {
+  return groups === undefined ? {} : { [key]: Object.freeze([...groups]) } as Record<K, readonly string[]>;
 }
 
 /** Options of {@link describeApi}. */
@@ -170,6 +181,8 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           ...operationTypes(formats, r, op, input),
           summary: op.summary,
           parameters: Object.freeze(parameters),
+          ...groupsOf('normalizationGroups', op.normalizationContext.groups),
+          ...groupsOf('denormalizationGroups', op.denormalizationContext.groups),
         });
       })),
     }))),

@@ -98,12 +98,32 @@ export interface DecodeContext {
   readonly previous: Readonly<Record<string, unknown>> | null;
 }
 
-/** What the OpenAPI document asks a format for, for one resource. */
+/** What the OpenAPI document asks a format for, for one operation of a resource. */
 export interface FormatDocsContext {
-  /** The resource's component names (`Book`, `Book.input`, `Book.jsonld`…). */
+  /**
+   * The component names of the operation's schemas (`Book`, `Book.input`, `Book.jsonld`…; under
+   * serialization groups `Book-book.read`, `Book.jsonld-book.read`, `Book-book.write`).
+   */
   readonly names: ResourceSchemaNames;
   /** A `$ref` to a component. */
   readonly ref: (name: string) => JsonSchema;
+  /** The resource's short name (`Book`). */
+  readonly shortName: string;
+  /**
+   * The operation's schemas with every relation an IRI (for a format that never embeds, JSON:API):
+   * `output` under its normalization groups (`id` and the readable properties), `input` and
+   * `patch` under its denormalization groups (`{}` for an operation without a body).
+   */
+  readonly flat: { readonly output: JsonSchema; readonly input: JsonSchema; readonly patch: JsonSchema };
+  /** The resource's relations by property name: the target's short name, and whether it is to-many. */
+  readonly relations: Readonly<Record<string, { readonly target: string; readonly many: boolean }>>;
+  /**
+   * A component name of the format's own (API Platform's definition name): `name('jsonapi')` is
+   * `Book.jsonapi`, `Book.jsonapi-book.read` under the operation's normalization groups.
+   */
+  readonly name: (variant: string) => string;
+  /** Adds a component once (the first definition of a name wins) and returns a `$ref` to it. */
+  readonly define: (name: string, schema: () => JsonSchema) => JsonSchema;
 }
 
 /**

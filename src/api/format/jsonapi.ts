@@ -6,7 +6,7 @@ import { iriRoot, resourceIriRoot } from '../serializer/ApiContext';
 import { idFromIri, itemIri } from '../serializer/iri';
 import { parseItemId } from '../state/identifier';
 import type { StoredItem } from '../state/types';
-import type { FormatContext, Format } from './Format';
+import type { FormatContext, Format, FormatDocsContext } from './Format';
 import { jsonObject } from './json';
 import { ERROR_PROBLEM_TYPE, ERROR_TITLE } from './problemDetails';
 
@@ -99,6 +99,108 @@ async function included(c: FormatContext, items: readonly StoredItem[], s: Selec
     }
   }
   return out;
+}
+
+const IRI_SCHEMA = { type: 'string', format: 'iri-reference' };
+
+/** `included`: resource objects of any type (`?include=`), as `resourceObject` writes them. */
+const INCLUDED_SCHEMA = {
+  type: 'array',
+  description: 'The related resources the "include" query parameter asks for.',
+  items: {
+    type: 'object',
+    properties: {
+      id: IRI_SCHEMA, type: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' },
+    },
+    required: ['id', 'type'],
+  },
+  readOnly: true,
+};
+
+type Properties = Record<string, Doc>;
+
+/** A relationship's linkage: `{ data: { type, id } | null }` (to-one relations only, as `resourceObject`). */
+function linkageSchema(target: string, id: Doc, nullable: boolean): Doc {
+  const identifier = {
+    type: 'object', properties: { type: { type: 'string', const: target }, id }, required: ['type', 'id'],
+  };
+  return {
+    type: 'object',
+    properties: { data: nullable ? { anyOf: [identifier, { type: 'null' }] } : identifier },
+    required: ['data'],
+  };
+}
+
+/** The to-one relations of the flat schema (relationships); everything else is an attribute. */
+function split(c: FormatDocsContext, schema: Doc): { attributes: Properties; relationships: Properties } {
+  const attributes: Properties = {};
+  const relationships: Properties = {};
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Properties)) {
+    const relation = c.relations[name];
+    if (relation !== undefined && !relation.many) relationships[name] = { target: relation.target, property };
+    else attributes[name === 'id' ? '_id' : name] = property;
+  }
+  return { attributes, relationships };
+}
+
+const acceptsNull = (s: Doc): boolean => (Array.isArray(s.type) && s.type.includes('null'))
+  || ((s.anyOf ?? []) as Doc[]).some((b) => b.type === 'null');
+
+/**
+ * A resource object as `resourceObject` writes it under the operation's groups: `id` (its IRI),
+ * `type`, `attributes` (the identifier as `_id`; sparse fieldsets may leave any out, so none is
+ * required), `relationships` (`{ data: { type, id } | null }` per to-one relation).
+ */
+function resourceObjectSchema(c: FormatDocsContext): Doc {
+  const { attributes, relationships } = split(c, c.flat.output);
+  return {
+    type: 'object',
+    properties: {
+      id: IRI_SCHEMA,
+      type: { type: 'string', const: c.shortName },
+      attributes: { type: 'object', properties: attributes, additionalProperties: false },
+      relationships: {
+        type: 'object',
+        properties: Object.fromEntries(Object.entries(relationships).map(([name, r]) =>
+          [name, linkageSchema(r.target as string, IRI_SCHEMA, true)])),
+        additionalProperties: false,
+      },
+    },
+    required: ['id', 'type'],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A request body (`decode`): `{ data: { type, attributes, relationships } }`, the attributes a
+ * POST or PUT must carry required (a merge patch: none), a relationship's `id` an IRI or the
+ * identifier alone.
+ */
+function bodySchema(c: FormatDocsContext, body: Doc): Doc {
+  const { attributes, relationships } = split(c, body);
+  const names = new Set(Object.keys(relationships));
+  const required = ((body.required ?? []) as string[]);
+  const must = required.filter((n) => !names.has(n));
+  return {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'object',
+        properties: {
+          type: { type: 'string', const: c.shortName },
+          attributes: { type: 'object', properties: attributes, ...(must.length > 0 ? { required: must } : {}) },
+          relationships: {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(relationships).map(([name, r]) =>
+              [name, linkageSchema(r.target as string, { type: 'string' }, acceptsNull(r.property as Doc))])),
+            ...(required.some((n) => names.has(n)) ? { required: required.filter((n) => names.has(n)) } : {}),
+          },
+        },
+        ...(must.length > 0 ? { required: ['attributes'] } : {}),
+      },
+    },
+    required: ['data'],
+  };
 }
 
 /**
@@ -195,17 +297,34 @@ export const jsonapi: Format = {
     return out;
   },
   docs: {
-    item: () => ({
-      type: 'object', properties: { data: { type: 'object' }, included: { type: 'array' } }, required: ['data'],
-    }),
-    collection: () => ({
+    item: (c) => c.define(c.name('jsonapi'), () => ({
+      type: 'object',
+      description: `A ${c.shortName} as a JSON:API document.`,
+      properties: { data: resourceObjectSchema(c), included: INCLUDED_SCHEMA },
+      required: ['data'],
+    })),
+    collection: (c) => ({
       type: 'object',
       properties: {
-        links: { type: 'object' }, meta: { type: 'object' }, data: { type: 'array' }, included: { type: 'array' },
+        links: {
+          type: 'object',
+          properties: Object.fromEntries(['self', 'first', 'last', 'prev', 'next'].map((k) => [k, IRI_SCHEMA])),
+          required: ['self'],
+        },
+        meta: {
+          type: 'object',
+          properties: {
+            totalItems: { type: 'integer', minimum: 0, description: 'Absent in partial pagination.' },
+            itemsPerPage: { type: 'integer', minimum: 0 },
+            currentPage: { type: 'integer', minimum: 1 },
+          },
+        },
+        data: { type: 'array', items: resourceObjectSchema(c) },
+        included: INCLUDED_SCHEMA,
       },
-      required: ['data'],
+      required: ['links', 'data'],
     }),
-    input: () => ({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }),
-    patch: () => ({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }),
+    input: (c) => bodySchema(c, c.flat.input),
+    patch: (c) => bodySchema(c, c.flat.patch),
   },
 };

@@ -1,7 +1,10 @@
 import type { ApiDescription, OperationDescription, ResourceDescription } from '../describeApi';
 import type { FormatDocsContext } from '../format/Format';
 import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
-import { resourceSchemas, type JsonSchema, type ResourceSchemaNames } from './resourceSchemas';
+import { kindDefinition } from '../property/propertyKinds';
+import { definitionName } from './definitionName';
+import type { JsonSchema } from './resourceSchemas';
+import { createSchemaCatalog, schemaRef, type OperationSchemas, type SchemaCatalog } from './schemaCatalog';
 
 /** The security schemes the document can name (OpenAPI 3.1 §4.8.27, RFC 7617 and RFC 6750). */
 export type SecuritySchemeName = 'basicAuth' | 'bearerAuth';
@@ -41,28 +44,39 @@ const SCHEMES: Readonly<Record<SecuritySchemeName, object>> = {
   bearerAuth: { type: 'http', scheme: 'bearer', description: 'A bearer token (RFC 6750).' },
 };
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const ref = schemaRef;
 
-/** What a format's `docs` are given for one resource. */
-function docsContext(names: ResourceSchemaNames): FormatDocsContext {
-  return { names, ref };
+/** What a format's `docs` are given for one operation of a resource. */
+function docsContext(resource: ResourceDescription, own: OperationSchemas, catalog: SchemaCatalog): FormatDocsContext {
+  const relations = Object.fromEntries(resource.metadata.properties
+    .filter((p) => kindDefinition(p.kind).link && p.relation !== undefined)
+    .map((p) => [p.name, { target: p.relation!, many: p.kind === 'relations' }]));
+  return {
+    names: own.names,
+    ref,
+    shortName: resource.shortName,
+    flat: { output: own.flatOutput, input: own.flatInput, patch: own.flatPatch },
+    relations,
+    name: (variant) => definitionName(resource.shortName, variant, own.normalizationGroups),
+    define: catalog.define,
+  };
 }
 
 /** The schema of an item or a collection in the format of a media type (a string when it documents none). */
-function outputSchema(api: ApiDescription, type: string, names: ResourceSchemaNames, collection: boolean): JsonSchema {
-  const docs = api.formatsByType.get(type)?.docs;
-  if (docs === undefined) return { type: 'string' };
-  return collection ? docs.collection(docsContext(names)) : docs.item(docsContext(names));
+function outputSchema(api: ApiDescription, type: string, docs: FormatDocsContext, collection: boolean): JsonSchema {
+  const format = api.formatsByType.get(type)?.docs;
+  if (format === undefined) return { type: 'string' };
+  return collection ? format.collection(docs) : format.item(docs);
 }
 
 /** The collection in each of the operation's formats (JSON-LD's Hydra collection, HAL's, a plain array…). */
-function collectionContent(api: ApiDescription, names: ResourceSchemaNames, formats: readonly string[]) {
-  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, names, true) }]));
+function collectionContent(api: ApiDescription, docs: FormatDocsContext, formats: readonly string[]) {
+  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, docs, true) }]));
 }
 
 /** One item in each of the operation's formats. */
-function itemContent(api: ApiDescription, names: ResourceSchemaNames, formats: readonly string[]) {
-  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, names, false) }]));
+function itemContent(api: ApiDescription, docs: FormatDocsContext, formats: readonly string[]) {
+  return Object.fromEntries(formats.map((f) => [f, { schema: outputSchema(api, f, docs, false) }]));
 }
 
 /**
@@ -117,7 +131,7 @@ function errorResponse(status: number, router: RouterAnswers): object {
 const ETAG = { description: 'The item\'s strong entity tag (RFC 9110 §8.8.3).', schema: { type: 'string' } };
 
 function successResponses(
-  op: OperationDescription, names: ResourceSchemaNames, api: ApiDescription,
+  op: OperationDescription, docs: FormatDocsContext, api: ApiDescription,
 ): Record<string, unknown> {
   const formats = op.formats;
   switch (op.kind) {
@@ -128,12 +142,12 @@ function successResponses(
           headers: {
             Link: { description: 'RFC 8288 links to the other pages (plain JSON).', schema: { type: 'string' } },
           },
-          content: collectionContent(api, names, formats),
+          content: collectionContent(api, docs, formats),
         },
       };
     case 'Get':
       return {
-        200: { description: 'The item.', headers: { ETag: ETAG }, content: itemContent(api, names, formats) },
+        200: { description: 'The item.', headers: { ETag: ETAG }, content: itemContent(api, docs, formats) },
         304: { description: 'Not modified: the If-None-Match tag is the item\'s current ETag.' },
       };
     case 'Post':
@@ -145,13 +159,13 @@ function successResponses(
             'Content-Location': { description: 'The new item\'s IRI.', schema: { type: 'string' } },
             ETag: ETAG,
           },
-          content: itemContent(api, names, formats),
+          content: itemContent(api, docs, formats),
         },
       };
     case 'Put':
     case 'Patch':
       return {
-        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(api, names, formats) },
+        200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(api, docs, formats) },
       };
     case 'Delete':
       return { 204: { description: 'Deleted.' } };
@@ -220,7 +234,7 @@ function conditionalHeaders(op: OperationDescription): unknown[] {
 }
 
 function operationObject(
-  op: OperationDescription, resource: ResourceDescription, names: ResourceSchemaNames, api: ApiDescription,
+  op: OperationDescription, resource: ResourceDescription, docs: FormatDocsContext, api: ApiDescription,
   operationId: string, schemes: readonly SecuritySchemeName[], id: JsonSchema,
 ): Record<string, unknown> {
   const requirement = op.requirements.id;
@@ -230,7 +244,7 @@ function operationObject(
     otherMethodsMatch: op.item && requirement !== undefined && api.resources.some((r) => r.operations
       .some((other) => other.path === op.path && other.method !== op.method && other.requirements.id !== requirement)),
   };
-  const responses: Record<string, unknown> = successResponses(op, names, api);
+  const responses: Record<string, unknown> = successResponses(op, docs, api);
   for (const status of errorStatuses(op, schemes.length > 0, router)) responses[status] = errorResponse(status, router);
   const operation: Record<string, unknown> = {
     operationId,
@@ -243,8 +257,8 @@ function operationObject(
   if (op.input) {
     const patch = op.kind === 'Patch';
     const body = (type: string): JsonSchema | undefined => {
-      const docs = api.formatsByType.get(type)?.docs;
-      return patch ? docs?.patch?.(docsContext(names)) : docs?.input?.(docsContext(names));
+      const format = api.formatsByType.get(type)?.docs;
+      return patch ? format?.patch?.(docs) : format?.input?.(docs);
     };
     operation.requestBody = {
       required: true,
@@ -273,19 +287,21 @@ function operationObject(
 export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptions = {}): OpenApiDocument {
   const schemes = options.securitySchemes ?? ['basicAuth', 'bearerAuth'];
   const schemas: Record<string, JsonSchema> = { ...errorSchemas() };
+  const catalog = createSchemaCatalog(api, schemas);
+  catalog.prepare();
   const paths: Record<string, Record<string, unknown>> = {};
   const names = new Map<string, number>();
   const base = serverBase(api);
   for (const r of api.resources) for (const op of r.operations) names.set(op.name, (names.get(op.name) ?? 0) + 1);
   for (const resource of api.resources) {
-    const own = resourceSchemas(resource);
-    Object.assign(schemas, own.components);
-    const idType = ((own.components[own.names.output].properties ?? {}) as Record<string, JsonSchema>).id?.type;
     for (const op of resource.operations) {
+      const own = catalog.operation(resource, op);
+      const idType = ((own.flatOutput.properties ?? {}) as Record<string, JsonSchema>).id?.type;
       const operationId = (names.get(op.name) ?? 0) > 1 ? `${op.name}_${op.method.toLowerCase()}` : op.name;
       const item = (paths[op.path.slice(base.length)] ??= {});
       const id = idSchema(resource, op.path, idType);
-      item[op.method.toLowerCase()] = operationObject(op, resource, own.names, api, operationId, schemes, id);
+      const docs = docsContext(resource, own, catalog);
+      item[op.method.toLowerCase()] = operationObject(op, resource, docs, api, operationId, schemes, id);
     }
   }
   return {

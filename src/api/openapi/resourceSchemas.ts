@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { ResourceDescription } from '../describeApi';
 import { toOpenApiDialect } from './schemaDialect';
 import { kindDefinition } from '../property/propertyKinds';
+import type { PropertyMetadata } from '../state/types';
+import { inGroups } from '../serializer/serializationContext';
+import { definitionName } from './definitionName';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -110,9 +113,172 @@ function withoutDefaults(schema: JsonSchema, note: boolean): JsonSchema {
   return { ...schema, properties };
 }
 
+/** A relation's target schema in one of the variants (a `$ref` to the target's component). */
+export type SchemaVariant = 'output' | 'jsonld' | 'jsonhal' | 'input';
+
 /**
- * The JSON Schemas of a resource (zod 4's `z.toJSONSchema`, readOnly and writeOnly kept as
- * JSON Schema keywords, OpenAPI 3.1 §4.8.24):
+ * A relation the serializer context embeds (API Platform's readable link on output, writable
+ * link on input): the `$ref` to its target's schema in each variant, and whether a nested
+ * document may still be an IRI (a cycle of embedded relations: the item above, or past
+ * `MAX_EMBEDDED_LEVELS`, is written as its IRI).
+ */
+export interface EmbeddedRelation {
+  readonly ref: (variant: SchemaVariant) => JsonSchema;
+  readonly mayBeIri: boolean;
+}
+
+/** Which relations a context embeds: undefined for a relation written as an IRI. */
+export type EmbedRelation = (p: PropertyMetadata) => EmbeddedRelation | undefined;
+
+/** The output schemas of one resource under one normalization context (not named yet). */
+export interface OutputSchemas {
+  /** Plain JSON: the relations embedded as `$ref` to the targets' `output`. */
+  readonly output: JsonSchema;
+  /** The same with every relation an IRI (JSON:API's attributes, which never embed). */
+  readonly flat: JsonSchema;
+  readonly jsonld: JsonSchema;
+  readonly jsonhal: JsonSchema;
+}
+
+/** The body schemas of one resource under one denormalization context (not named yet). */
+export interface InputSchemas {
+  readonly input: JsonSchema;
+  readonly patch: JsonSchema;
+}
+
+const IRI: JsonSchema = { type: 'string', format: 'iri-reference' };
+const NEVER: EmbedRelation = () => undefined;
+/** The annotations a relation's schema keeps when its value becomes a `$ref`. */
+const ANNOTATIONS = [
+  'description', 'default', 'readOnly', 'writeOnly', 'deprecated', 'x-groups', 'x-relation', 'x-many',
+];
+
+function annotations(schema: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => ANNOTATIONS.includes(k)));
+}
+
+/** The properties of the resource the context leaves out (`id` never is). */
+function outsideGroups(resource: ResourceDescription, groups: ReadonlySet<string> | undefined): Set<string> {
+  return new Set(resource.metadata.properties.filter((p) => !inGroups(p, { groups })).map((p) => p.name));
+}
+
+/** What a POST body may carry, all groups: zod's input side without `id` and the readOnly properties. */
+function writtenOf(resource: ResourceDescription): JsonSchema {
+  const rawInput = toJsonSchema(resource.schema, 'input');
+  return without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
+}
+
+/** The schema with `map` applied to the properties of the relations `embed` embeds. */
+function mapEmbedded(
+  schema: JsonSchema, resource: ResourceDescription, embed: EmbedRelation,
+  map: (p: PropertyMetadata, current: JsonSchema, e: EmbeddedRelation) => JsonSchema,
+): JsonSchema {
+  const properties = { ...(schema.properties ?? {}) as Properties };
+  for (const p of resource.metadata.properties) {
+    const current = properties[p.name];
+    const e = current === undefined ? undefined : embed(p);
+    if (e !== undefined) properties[p.name] = map(p, current, e);
+  }
+  return { ...schema, properties };
+}
+
+/**
+ * The output schemas of a resource under a normalization context (API Platform's `SchemaFactory`
+ * with the operation's `normalizationContext`): `id` and the properties in the groups (all
+ * without groups), a relation the context embeds as a `$ref` to its target's schema of the same
+ * format and groups (an array of them for a to-many relation, with `null` for a nullable one,
+ * with an IRI when `mayBeIri`), the others IRIs. A property with `maxDepth()` is never required
+ * under groups (`enable_max_depth` may leave it out of a nested document).
+ * @param groups - the normalization groups; undefined: every readable property
+ * @param embed - which relations are nested documents; none by default
+ */
+export function outputSchemas(
+  resource: ResourceDescription, groups?: ReadonlySet<string>, embed: EmbedRelation = NEVER,
+): OutputSchemas {
+  const name = resource.shortName;
+  const mustWrite = new Set(writtenOf(resource).required as string[]);
+  const all = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource, mustWrite);
+  let flat = without(all, outsideGroups(resource, groups));
+  if (groups !== undefined) {
+    const deep = new Set(resource.metadata.properties.filter((p) => p.maxDepth !== undefined).map((p) => p.name));
+    flat = { ...flat, required: (flat.required as string[]).filter((n) => !deep.has(n)) };
+  }
+  const nested = (variant: SchemaVariant): JsonSchema => mapEmbedded(flat, resource, embed, (p, current, e) => {
+    const item = e.mayBeIri ? { anyOf: [e.ref(variant), IRI] } : e.ref(variant);
+    if (p.kind === 'relations') return { ...annotations(current), type: 'array', items: item };
+    return acceptsNull(current) ? { ...annotations(current), anyOf: [item, { type: 'null' }] }
+      : { ...annotations(current), ...item };
+  });
+  const relations = resource.metadata.properties
+    .filter((p) => kindDefinition(p.kind).link && (flat.properties as Properties)[p.name] !== undefined);
+  const link = {
+    type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'],
+  };
+  const embedded = relations.flatMap((p) => {
+    const e = embed(p);
+    if (e === undefined) return [];
+    return [[p.name, p.kind === 'relations' ? { type: 'array', items: e.ref('jsonhal') } : e.ref('jsonhal')]];
+  });
+  return {
+    output: nested('output'),
+    flat,
+    jsonld: extend(nested('jsonld'), {
+      '@context': { anyOf: [{ type: 'string', format: 'iri-reference' }, { type: 'object' }], readOnly: true },
+      '@id': { type: 'string', format: 'iri-reference', readOnly: true },
+      '@type': { type: 'string', const: name, readOnly: true },
+    }, ['@id', '@type']),
+    jsonhal: extend(without(flat, new Set(relations.map((p) => p.name))), {
+      _links: {
+        type: 'object',
+        properties: {
+          self: link,
+          ...Object.fromEntries(relations
+            .map((p) => [p.name, p.kind === 'relations' ? { type: 'array', items: link } : link])),
+        },
+        required: ['self'],
+        additionalProperties: false,
+        readOnly: true,
+      },
+      ...(embedded.length > 0 ? {
+        _embedded: {
+          type: 'object',
+          description: 'The relations embedded by the normalization groups (absent when null).',
+          properties: Object.fromEntries(embedded),
+          additionalProperties: false,
+          readOnly: true,
+        },
+      } : {}),
+    }, ['_links']),
+  };
+}
+
+/**
+ * The body schemas of a resource under a denormalization context (API Platform's `SchemaFactory`
+ * for the input side): the writable properties in the groups (all without groups), a relation
+ * with a writable link either an IRI or a nested document (`$ref` to the target's input schema
+ * under the same groups; API Platform's denormalizer takes both), defaults said in the
+ * description (`input`) or dropped (`patch`, nothing required).
+ * @param groups - the denormalization groups; undefined: every writable property
+ * @param embed - which relations take a nested document; none by default
+ */
+export function inputSchemas(
+  resource: ResourceDescription, groups?: ReadonlySet<string>, embed: EmbedRelation = NEVER,
+): InputSchemas {
+  const written = mapEmbedded(without(writtenOf(resource), outsideGroups(resource, groups)), resource, embed,
+    (p, current, e) => {
+      const either = { anyOf: [IRI, e.ref('input')] };
+      if (p.kind === 'relations') return { ...annotations(current), type: 'array', items: either };
+      const anyOf = acceptsNull(current) ? [...either.anyOf, { type: 'null' }] : either.anyOf;
+      return { ...annotations(current), anyOf };
+    });
+  const { required: _all, ...patch } = withoutDefaults(written, false);
+  return { input: withoutDefaults(written, true), patch };
+}
+
+/**
+ * The JSON Schemas of a resource without serialization groups (zod 4's `z.toJSONSchema`,
+ * readOnly and writeOnly kept as JSON Schema keywords, OpenAPI 3.1 §4.8.24); with groups, the
+ * OpenAPI document names them per context (`schemaCatalog.ts`, `Book.jsonld-book.read`):
  * - output (`Book`): what the plain JSON format sends, zod's output side: `id` (a readOnly
  *   integer when the schema does not list it) and every property but the writeOnly ones, each
  *   present, null when it has no value (`type: [T, "null"]`); `required`: `id` and the properties
@@ -126,46 +292,27 @@ function withoutDefaults(schema: JsonSchema, note: boolean): JsonSchema {
  * - jsonld (`Book.jsonld`): the output with `@id` and `@type` (and `@context`, on an item
  *   document; a collection member has none);
  * - jsonhal (`Book.jsonhal`): the output with `_links.self`, each relation moved from the
- *   properties to a link of its name (absent when null), as API Platform's `jsonhal`.
+ *   properties to a link of its name (an array of links for a to-many one; absent when null), as
+ *   API Platform's `jsonhal`.
  * @param resource - from `describeApi`
  */
 export function resourceSchemas(resource: ResourceDescription): ResourceSchemas {
   const name = resource.shortName;
-  const rawInput = toJsonSchema(resource.schema, 'input');
-  const written = without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
-  const mustWrite = new Set(written.required as string[]);
-  const output = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource, mustWrite);
-  const input = withoutDefaults(written, true);
-  const { required: _all, ...patch } = withoutDefaults(written, false);
-  const sameInput = JSON.stringify(input) === JSON.stringify(output);
+  const out = outputSchemas(resource);
+  const { input, patch } = inputSchemas(resource);
+  const sameInput = JSON.stringify(input) === JSON.stringify(out.output);
   const names: ResourceSchemaNames = {
     output: name,
-    input: sameInput ? name : `${name}.input`,
-    patch: `${name}.patch`,
-    jsonld: `${name}.jsonld`,
-    jsonhal: `${name}.jsonhal`,
-  };
-  const relations = new Set(resource.metadata.properties.filter((p) => kindDefinition(p.kind).link).map((p) => p.name));
-  const link = {
-    type: 'object', properties: { href: { type: 'string', format: 'iri-reference' } }, required: ['href'],
+    input: sameInput ? name : definitionName(name, 'input'),
+    patch: definitionName(name, 'patch'),
+    jsonld: definitionName(name, 'jsonld'),
+    jsonhal: definitionName(name, 'jsonhal'),
   };
   const components: Record<string, JsonSchema> = {
-    [names.output]: { ...output, description: resource.description },
+    [names.output]: { ...out.output, description: resource.description },
     [names.patch]: { ...patch, description: `A merge patch of a ${name} (RFC 7386): the properties to change.` },
-    [names.jsonld]: extend(output, {
-      '@context': { anyOf: [{ type: 'string', format: 'iri-reference' }, { type: 'object' }], readOnly: true },
-      '@id': { type: 'string', format: 'iri-reference', readOnly: true },
-      '@type': { type: 'string', const: name, readOnly: true },
-    }, ['@id', '@type']),
-    [names.jsonhal]: extend(without(output, relations), {
-      _links: {
-        type: 'object',
-        properties: { self: link, ...Object.fromEntries([...relations].map((r) => [r, link])) },
-        required: ['self'],
-        additionalProperties: false,
-        readOnly: true,
-      },
-    }, ['_links']),
+    [names.jsonld]: out.jsonld,
+    [names.jsonhal]: out.jsonhal,
   };
   if (!sameInput) components[names.input] = { ...input, description: `A ${name} as a client writes it.` };
   return { names, components };

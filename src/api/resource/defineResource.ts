@@ -312,6 +312,13 @@ export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly propertySecurity: PropertySecurityMap;
   /** The resource's `urlGenerationStrategy`; undefined: the API's. */
   readonly urlGenerationStrategy?: UrlGenerationStrategy;
+  /**
+   * The resource's own `normalizationContext` (an operation without one has it; the Hydra
+   * documentation's `hydra:readable` reads it, as API Platform's DocumentationNormalizer).
+   */
+  readonly normalizationContext?: ResolvedNormalizationContext;
+  /** The resource's own `denormalizationContext` (`hydra:writeable`). */
+  readonly denormalizationContext?: SerializationGroups;
 }
 
 /**
@@ -565,5 +572,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
     propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
     ...(o.urlGenerationStrategy !== undefined ? { urlGenerationStrategy: o.urlGenerationStrategy } : {}),
+    normalizationContext: resolveNormalizationContext(o.normalizationContext),
+    denormalizationContext: resolveDenormalizationContext(o.denormalizationContext),
   });
 }

@@ -3,12 +3,14 @@ import type { PropertyMetadata } from '../state/types';
 import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
 import { kindDefinition } from '../property/propertyKinds';
 import { entrypointKey, HYDRA } from './jsonld';
+import { inGroups, type SerializationGroups } from './serializationContext';
 
 /**
  * The Hydra API documentation (`/api/docs.jsonld`), as API Platform 3.4's
  * `Hydra\Serializer\DocumentationNormalizer` writes it: a `hydra:Class` per resource with its
  * supported properties (range, `owl:maxCardinality 1` on a to-one relation, required, readable,
- * writeable, the schema's `.describe()` as `hydra:description`) and item operations (typed
+ * writeable per the resource's serialization groups, the schema's `.describe()` as
+ * `hydra:description`) and item operations (typed
  * `schema:FindAction`, `schema:ReplaceAction`, `schema:DeleteAction`; PATCH a plain
  * `hydra:Operation`); the entrypoint class, whose properties carry the collection operations
  * (`schema:FindAction`, `schema:CreateAction`) and name the member class
@@ -67,7 +69,26 @@ function hydraOperation(op: ResolvedOperation, r: Resource): Record<string, unkn
 /** Whether an operation is documented on the entrypoint's property (collection operations and POST). */
 const onCollection = (op: ResolvedOperation): boolean => op.kind === 'GetCollection' || op.kind === 'Post';
 
-function supportedProperty(r: Resource, p: PropertyMetadata): Record<string, unknown> {
+/**
+ * The properties the documentation lists and what a client may do with each, as API Platform's
+ * DocumentationNormalizer reads the resource's serializer contexts: with groups, only the
+ * properties in the normalization or the denormalization groups; readable when not writeOnly and
+ * in the normalization groups (any without), writeable when not readOnly and in the
+ * denormalization groups (any without). A property's `security` does not hide it.
+ */
+function documentedProperties(r: Resource): { p: PropertyMetadata; readable: boolean; writeable: boolean }[] {
+  const read: SerializationGroups = r.normalizationContext ?? {};
+  const write: SerializationGroups = r.denormalizationContext ?? {};
+  const listed = (p: PropertyMetadata): boolean => (read.groups === undefined && write.groups === undefined)
+    || (read.groups !== undefined && inGroups(p, read)) || (write.groups !== undefined && inGroups(p, write));
+  return r.metadata.properties.filter(listed).map((p) => ({
+    p, readable: !p.writeOnly && inGroups(p, read), writeable: !p.readOnly && inGroups(p, write),
+  }));
+}
+
+function supportedProperty(
+  r: Resource, { p, readable, writeable }: { p: PropertyMetadata; readable: boolean; writeable: boolean },
+): Record<string, unknown> {
   const kind = kindDefinition(p.kind);
   const relation = kind.link;
   return {
@@ -82,10 +103,10 @@ function supportedProperty(r: Resource, p: PropertyMetadata): Record<string, unk
       range: kind.hydraRange(p),
     },
     'hydra:title': p.name,
-    // what a client must send: never a read-only property, nor one that may be null or absent
-    'hydra:required': !p.nullable && !p.readOnly,
-    'hydra:readable': !p.writeOnly,
-    'hydra:writeable': !p.readOnly,
+    // what a client must send: never a property it cannot write, nor one that may be null or absent
+    'hydra:required': !p.nullable && writeable,
+    'hydra:readable': readable,
+    'hydra:writeable': writeable,
     ...(p.description !== undefined ? { 'hydra:description': p.description } : {}),
   };
 }
@@ -96,7 +117,7 @@ function supportedClass(r: Resource): Record<string, unknown> {
     '@type': 'hydra:Class',
     'rdfs:label': r.shortName,
     'hydra:title': r.shortName,
-    'hydra:supportedProperty': r.metadata.properties.map((p) => supportedProperty(r, p)),
+    'hydra:supportedProperty': documentedProperties(r).map((d) => supportedProperty(r, d)),
     'hydra:supportedOperation': r.operations.filter((op) => !onCollection(op)).map((op) => hydraOperation(op, r)),
     'hydra:description': r.description,
   };
