@@ -1,9 +1,12 @@
 import type { Request, Response } from 'express';
 import type nunjucks from 'nunjucks';
 import {
-  idFromIri, idFromPath, isAtomic, type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId,
-  type QueryLogEntry, type StateContext, type StateProcessor, type StoredItem, type WriteOutcome,
+  type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId, type QueryLogEntry, type StateContext,
+  type StateProcessor, type StoredItem, type WriteOutcome,
 } from '../api';
+import { idFromIri } from '../api/serializer/iri';
+import { idFromPath } from '../api/resource/identifierSchema';
+import { isAtomic } from '../api/state/types';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
 import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';

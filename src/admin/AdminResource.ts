@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import {
-  plural, snakeCase, type Resource, unwrapSchema, type OrderBy, type PropertyKind, type StoredItem,
-  isResolvedPath, propertyPath, type ResolvedPropertyPath, type ResourceMetadata,
+  type Resource, type OrderBy, type PropertyKind, type StoredItem, type ResolvedPropertyPath, type ResourceMetadata,
 } from '../api';
+import { plural, snakeCase } from '../api/resource/defineResource';
+import { unwrapSchema } from '../api/schema/metadata';
+import { isResolvedPath, propertyPath } from '../api/state/propertyPath';
 import type { AdminAction } from './AdminAction';
 import type { CrudOptions } from './CrudOptions';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPES, type FieldInput, type FieldType } from './fieldTypes';

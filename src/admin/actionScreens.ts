@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { idFromPath, ItemNotFoundError, type ItemId, type StoredItem } from '../api';
+import { ItemNotFoundError, type ItemId, type StoredItem } from '../api';
+import { idFromPath } from '../api/resource/identifierSchema';
 import { AccessDeniedHttpError } from '../http/errors';
 import { isGranted } from '../security/SecurityState';
 import type { AdminAction, AdminActionContext } from './AdminAction';

@@ -1,5 +1,7 @@
 import type { Request, Response } from 'express';
-import { idFromPath, InvalidQueryError, parseQueryString, type ItemId, type StoredItem } from '../api';
+import { InvalidQueryError, type ItemId, type StoredItem } from '../api';
+import { idFromPath } from '../api/resource/identifierSchema';
+import { parseQueryString } from '../api/query/queryString';
 
 /** The longest id the audit page's `item` parameter takes (a `string` identifier's longest). */
 const MAX_STRING_ID_LENGTH = 255;

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import {
-  idFromPath, isValidationError, ItemNotFoundError, type Violation, type StoredItem, invalidRelation, toStoredData,
-} from '../api';
+import { isValidationError, ItemNotFoundError, type Violation, type StoredItem } from '../api';
+import { idFromPath } from '../api/resource/identifierSchema';
+import { invalidRelation, toStoredData } from '../api/write/inputData';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';

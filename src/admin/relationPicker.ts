@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import {
-  ItemNotFoundError, propertyPath, isResolvedPath, type FilterCondition, type QueryPair, type StoredItem,
-} from '../api';
+import { ItemNotFoundError, type FilterCondition, type StoredItem } from '../api';
+import { propertyPath, isResolvedPath } from '../api/state/propertyPath';
+import { type QueryPair } from '../api/query/queryString';
 import { labelOrder, type AdminApp, type Choice } from './AdminApp';
 import { itemLabel, type AdminField, type AdminResource } from './AdminResource';
 import { lastPage } from './lastPage';

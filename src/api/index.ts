@@ -1,15 +1,17 @@
 /**
  * The hypermedia API layer (`express-kernel/api`): resources declared once with a zod schema,
  * served as JSON-LD/Hydra, HAL and JSON by routes in the kernel's routing table. API Platform
- * is to Symfony what this is to the kernel.
+ * is to Symfony what this is to the kernel. What it exports is what a user declares and plugs in
+ * (resources, operations, filters, formats, providers, processors, stores, errors); the request
+ * path's own pieces (query parsing, merge patch, ETags, IRI parsing) stay internal
+ * (`tests/package/apiSurface.test.ts`).
  * @module
  */
 export {
-  relation, toMany, readOnly, writeOnly, text, groups, maxDepth, RELATION_META, MANY_META, type PropertyMeta,
+  relation, toMany, readOnly, writeOnly, text, groups, maxDepth, type PropertyMeta,
 } from './schema/relation';
-export { unwrapSchema, type UnwrappedSchema } from './schema/metadata';
 export {
-  GetCollection, Get, Post, Put, Patch, Delete, OPERATION_METHODS, ITEM_KINDS,
+  GetCollection, Get, Post, Put, Patch, Delete,
   type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule, type PostValidationContext,
 } from './resource/operations';
 export { link, type Link } from './resource/Link';
@@ -22,12 +24,12 @@ export type {
   PropertySecurityOptions, PropertySecurityContext, PropertyPostDenormalizeContext, PropertySecurityMap,
 } from './resource/propertySecurity';
 export {
-  defineResource, plural, snakeCase, type ResourceOptions, type Resource, type ResolvedOperation,
+  defineResource, type ResourceOptions, type Resource, type ResolvedOperation,
   type PaginationOptions, type ResolvedPagination,
 } from './resource/defineResource';
-export { idFromPath, type ResolvedIdentifier } from './resource/identifierSchema';
+export type { ResolvedIdentifier } from './resource/identifierSchema';
 export {
-  describeApi, paginationParameters, MERGE_PATCH_TYPE,
+  describeApi, MERGE_PATCH_TYPE,
   type ApiDescription, type DescribeApiOptions, type ResourceDescription, type OperationDescription,
 } from './describeApi';
 export type { ApiOptions } from './http/ApiOptions';
@@ -42,12 +44,6 @@ export type {
   Format, FormatContext, ItemContext, CollectionContext, EntrypointContext, ErrorContext, EncodedError, DecodeContext,
   FormatDocsContext,
 } from './format/Format';
-export { etagOf } from './http/etag';
-export { idFromIri } from './serializer/iri';
-export { parseCollectionQuery, formatCollectionQuery, MAX_PAGE } from './query/collectionQuery';
-export { parseQueryString, MAX_QUERY_LENGTH, type QueryPair } from './query/queryString';
-export { mergePatch } from './write/mergePatch';
-export { toStoredData, invalidRelation } from './write/inputData';
 export { MemoryState } from './state/MemoryState';
 export type { Provider, ProviderFunction, ProviderContext, ProvidedState, UriVariables } from './state/Provider';
 export type { Processor, ProcessorFunction, ProcessorContext, ProcessorData } from './state/Processor';
@@ -55,8 +51,6 @@ export { storeProvider, StoreProvider } from './state/storeProvider';
 export { storeProcessor, StoreProcessor, RelationNotFoundError } from './state/storeProcessor';
 export { ApiCollector, type ApiData } from './profiler/ApiCollector';
 export type * from './state/types';
-export { isAtomic } from './state/types';
-export { propertyPath, isResolvedPath, MAX_RELATIONS_CROSSED } from './state/propertyPath';
 export type { ResolvedPropertyPath, PropertyPathProblem } from './state/propertyPath';
 export type { CacheHeaders } from './httpCache/cacheHeaders';
 export { PurgeFailedError, isPurgeFailedError, type Purger } from './httpCache/Purger';

@@ -6,7 +6,8 @@
  * is called (the same for MemoryState, SQLite and PostgreSQL).
  */
 import { z } from 'zod';
-import { defineResource, MemoryState, toStoredData, ValidationError } from '../../../src/api';
+import { defineResource, MemoryState, ValidationError } from '../../../src/api';
+import { toStoredData } from '../../../src/api/write/inputData';
 
 const state = new MemoryState();
 const note = defineResource({
