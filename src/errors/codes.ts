@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   ERR_FIREWALL_INVALID_CSRF_TOKEN: { status: undefined, template: 'Invalid CSRF token.' },
   ERR_API_INVALID_QUERY: { status: 400, template: '%s' },
   ERR_API_ITEM_NOT_FOUND: { status: 404, template: '%s' },
+  ERR_API_FORMAT_NOT_SUPPORTED: { status: 404, template: 'Format "%s" is not supported' },
   ERR_API_NOT_ACCEPTABLE: { status: 406, template: 'Not Acceptable: %s' },
   ERR_API_CONFLICT: { status: 409, template: '%s' },
   ERR_API_PRECONDITION_FAILED: { status: 412, template: '%s' },

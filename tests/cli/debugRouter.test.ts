@@ -18,17 +18,17 @@ describe('debugRouter(routes, options)', () => {
           ' ---------------------------- ----------- -------- ------ ------------------------------------- ',
           '  home                         GET         ANY      ANY    /                                    ',
           '  api_entrypoint               GET         ANY      ANY    /api                                 ',
-          '  book_list                    GET         ANY      ANY    /api/books                           ',
-          '  book_create                  POST        ANY      ANY    /api/books                           ',
-          '  book_show                    GET         ANY      ANY    /api/books/{id}                      ',
-          '  book_update                  PUT|PATCH   ANY      ANY    /api/books/{id}                      ',
-          '  book_delete                  DELETE      ANY      ANY    /api/books/{id}                      ',
-          '  author_get_collection        GET         ANY      ANY    /api/authors                         ',
-          '  author_get                   GET         ANY      ANY    /api/authors/{id}                    ',
-          '  author_post                  POST        ANY      ANY    /api/authors                         ',
-          '  author_put                   PUT         ANY      ANY    /api/authors/{id}                    ',
-          '  author_patch                 PATCH       ANY      ANY    /api/authors/{id}                    ',
-          '  author_delete                DELETE      ANY      ANY    /api/authors/{id}                    ',
+          '  book_list                    GET         ANY      ANY    /api/books.{_format}                 ',
+          '  book_create                  POST        ANY      ANY    /api/books.{_format}                 ',
+          '  book_show                    GET         ANY      ANY    /api/books/{id}.{_format}            ',
+          '  book_update                  PUT|PATCH   ANY      ANY    /api/books/{id}.{_format}            ',
+          '  book_delete                  DELETE      ANY      ANY    /api/books/{id}.{_format}            ',
+          '  author_get_collection        GET         ANY      ANY    /api/authors.{_format}               ',
+          '  author_get                   GET         ANY      ANY    /api/authors/{id}.{_format}          ',
+          '  author_post                  POST        ANY      ANY    /api/authors.{_format}               ',
+          '  author_put                   PUT         ANY      ANY    /api/authors/{id}.{_format}          ',
+          '  author_patch                 PATCH       ANY      ANY    /api/authors/{id}.{_format}          ',
+          '  author_delete                DELETE      ANY      ANY    /api/authors/{id}.{_format}          ',
           '  api_jsonld_context           GET         ANY      ANY    /api/contexts/{shortName}            ',
           '  api_doc                      GET         ANY      ANY    /api/docs.jsonld                     ',
           '  api_docs_page                GET         ANY      ANY    /api/docs                            ',
@@ -94,8 +94,8 @@ describe('debugRouter(routes, options)', () => {
       expect(exitCode).toBe(0);
       const data = JSON.parse(output) as Record<string, { path: string; method: string }>;
       expect(Object.keys(data)).toEqual([...routes.all()].map(([n]) => n));
-      expect(data.book_update).toMatchObject({ path: '/api/books/{id}', method: 'PUT|PATCH' });
-      expect(output).toContain('"path": "\\/api\\/books\\/{id}"');
+      expect(data.book_update).toMatchObject({ path: '/api/books/{id}.{_format}', method: 'PUT|PATCH' });
+      expect(output).toContain('"path": "\\/api\\/books\\/{id}.{_format}"');
     });
   });
 
@@ -104,24 +104,25 @@ describe('debugRouter(routes, options)', () => {
       const { output, exitCode } = debugRouter(routes, { name: 'book_show' });
       expect(exitCode).toBe(0);
       expect(output.split('\n')).toEqual([
-        '+--------------+--------------------------------+',
-        '| Property     | Value                          |',
-        '+--------------+--------------------------------+',
-        '| Route Name   | book_show                      |',
-        '| Path         | /api/books/{id}                |',
-        '| Path Regex   | /^\\/api\\/books\\/(\\d+)$/su      |',
-        '| Host         | ANY                            |',
-        '| Host Regex   |                                |',
-        '| Scheme       | ANY                            |',
-        '| Method       | GET                            |',
-        '| Requirements | id: \\d+                        |',
-        '| Class        | Route                          |',
-        '| Defaults     | _controller: Closure()         |',
-        '| Options      | errorRenderer: object(Closure) |',
-        '|              | errorRendererPrefix: /api      |',
-        '|              | provider: object(Closure)      |',
-        '|              | utf8: true                     |',
-        '+--------------+--------------------------------+',
+        '+--------------+-----------------------------------------+',
+        '| Property     | Value                                   |',
+        '+--------------+-----------------------------------------+',
+        '| Route Name   | book_show                               |',
+        '| Path         | /api/books/{id}.{_format}               |',
+        '| Path Regex   | /^\\/api\\/books\\/(\\d+)(?:\\.([^/]+))?$/su |',
+        '| Host         | ANY                                     |',
+        '| Host Regex   |                                         |',
+        '| Scheme       | ANY                                     |',
+        '| Method       | GET                                     |',
+        '| Requirements | id: \\d+                                 |',
+        '| Class        | Route                                   |',
+        '| Defaults     | _controller: Closure()                  |',
+        '|              | _format: NULL                           |',
+        '| Options      | errorRenderer: object(Closure)          |',
+        '|              | errorRendererPrefix: /api               |',
+        '|              | provider: object(Closure)               |',
+        '|              | utf8: true                              |',
+        '+--------------+-----------------------------------------+',
         '',
       ]);
     });
@@ -158,7 +159,7 @@ describe('debugRouter(routes, options)', () => {
 
     it('prints getRouteData() as JSON with --format json', () => {
       const data = JSON.parse(debugRouter(routes, { name: 'book_show', format: 'json' }).output) as Record<string, unknown>;
-      expect(data).toMatchObject({ path: '/api/books/{id}', method: 'GET', requirements: { id: '\\d+' }, options: { provider: {} } });
+      expect(data).toMatchObject({ path: '/api/books/{id}.{_format}', method: 'GET', requirements: { id: '\\d+' }, options: { provider: {} } });
     });
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import {
-  ConflictError, InvalidQueryError, ItemNotFoundError, NotAcceptableError, PreconditionFailedError, ValidationError,
+  ConflictError, FormatNotSupportedError, InvalidQueryError, ItemNotFoundError, NotAcceptableError,
+  PreconditionFailedError, ValidationError,
 } from '../../src/api/http/ApiErrors';
 import path from 'node:path';
 import { expectTypeOf } from 'expect-type';
@@ -103,6 +104,7 @@ const EXAMPLES: Record<ErrorCode, () => unknown> = {
   ERR_FIREWALL_INVALID_CSRF_TOKEN: () => invalidCsrfToken(),
   ERR_API_INVALID_QUERY: () => new InvalidQueryError('Invalid query parameter "page": expected a whole number from 1.'),
   ERR_API_ITEM_NOT_FOUND: () => new ItemNotFoundError('Book', '999'),
+  ERR_API_FORMAT_NOT_SUPPORTED: () => new FormatNotSupportedError('yaml'),
   ERR_API_NOT_ACCEPTABLE: () => new NotAcceptableError('text/csv', ['application/ld+json', 'application/json']),
   ERR_API_CONFLICT: () => new ConflictError('The Author "1" is still referenced by books.'),
   ERR_API_PRECONDITION_FAILED: () => new PreconditionFailedError('"1-2"'),

@@ -14,7 +14,7 @@ describe('profileOf(response, kernelOrStorage?)', () => {
     // typed access, no casts
     const route: string | undefined = profile.collectors.router.route;
     expect(route).toBe('book_show');
-    expect(profile.collectors.router.routeParams).toEqual({ id: '2' });
+    expect(profile.collectors.router.routeParams).toEqual({ id: '2', _format: null });
     expect(profile.collectors.request.statusCode).toBe(200);
     expect(profile.collectors.time.events.map((e) => e.name)).toContain('router');
     expect(profile.collectors.exception.exceptions).toEqual([]);

@@ -7,6 +7,7 @@ declare module '../../errors/KernelError' {
   interface KernelErrorClasses {
     ERR_API_INVALID_QUERY: InvalidQueryError;
     ERR_API_ITEM_NOT_FOUND: ItemNotFoundError;
+    ERR_API_FORMAT_NOT_SUPPORTED: FormatNotSupportedError;
     ERR_API_NOT_ACCEPTABLE: NotAcceptableError;
     ERR_API_CONFLICT: ConflictError;
     ERR_API_PRECONDITION_FAILED: PreconditionFailedError;
@@ -43,6 +44,18 @@ export class ItemNotFoundError extends HttpError {
   override name = 'ItemNotFoundError';
   constructor(shortName: string, id: string) {
     super('ERR_API_ITEM_NOT_FOUND', `Not Found: no ${shortName} has the id "${id.slice(0, 100)}".`);
+  }
+}
+
+/**
+ * 404: the path's format suffix (`/api/books/1.yaml`) names no format of the operation (API
+ * Platform's `ContentNegotiationTrait`: `Format "yaml" is not supported`, a `NotFoundHttpException`).
+ */
+export class FormatNotSupportedError extends HttpError {
+  override name = 'FormatNotSupportedError';
+  /** @param format - the suffix, without its dot (cut to 100 characters in the message) */
+  constructor(format: string) {
+    super('ERR_API_FORMAT_NOT_SUPPORTED', formatMessage('ERR_API_FORMAT_NOT_SUPPORTED', format.slice(0, 100)));
   }
 }
 

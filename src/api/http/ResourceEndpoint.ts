@@ -33,7 +33,7 @@ import { ConflictError, ItemNotFoundError, PreconditionFailedError } from './Api
 import type { ApiRequestState } from './ApiRequestState';
 import './ApiRequestState';
 import { etagOf, ifMatch, notModified } from './etag';
-import { negotiateFormat } from './negotiation';
+import { formatSuffix, negotiateFormat } from './negotiation';
 import { apiResponseHeaders, contentTypeOf, sendText } from './respond';
 import { HttpError } from '../../http/errors';
 import { fullRepresentation, PropertyAccess } from './PropertyAccess';
@@ -140,7 +140,8 @@ export class ResourceEndpoint {
   uriVariables(req: Request): UriVariables | null {
     const out: Record<string, string | number> = {};
     for (const [name, value] of Object.entries(req.params as Record<string, string | undefined>)) {
-      if (value === undefined) continue;
+      // the format suffix is not a variable of the URI template (API Platform leaves `_format` out)
+      if (value === undefined || value === null || name === '_format') continue;
       if (name !== 'id') {
         out[name] = value;
         continue;
@@ -448,11 +449,14 @@ export class ResourceEndpoint {
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, page.items);
     const path = this.operationIri(req, operation);
+    // the collection's IRI never has the suffix; its pages' links are the request's URI, suffix
+    // included (API Platform's PartialCollectionViewNormalizer builds them from the request URI)
+    const suffix = formatSuffix(req);
     const context: CollectionContext = {
       ...await this.formatContext(req, res, access, format, page.items),
       items: page.items,
       page,
-      links: pageLinks(path, raw, this.resource, query, page),
+      links: pageLinks(suffix === undefined ? path : `${path}.${suffix}`, raw, this.resource, query, page),
       path,
       itemsPerPage: this.resource.pagination.enabled ? query.itemsPerPage : undefined,
       currentPage: query.page,

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { KernelConfigError } from '../../config/KernelConfigError';
 import { invalidOption } from '../../config/optionError';
-import type { IdentifierType } from '../state/identifier';
+import { ID_REQUIREMENTS, type IdentifierType } from '../state/identifier';
 import { parseOptions } from '../../config/parseOptions';
 import { Route } from '../../routing/Route';
 import { RouteCollection } from '../../routing/RouteCollection';
@@ -104,12 +104,34 @@ function operationRoute(
       ? { securityPostDenormalizeMessage: first('securityPostDenormalizeMessage') }
       : {}),
   };
-  return new Route(ops[0].path, {
+  const { path, requirements, defaults } = routePath(resource, ops[0], formats);
+  return new Route(path, {
     methods: ops.map((op) => op.method),
-    requirements: { ...ops[0].requirements },
+    requirements,
+    defaults,
     options: options as unknown as Record<string, unknown>,
     controller: endpoint.controller,
   });
+}
+
+/**
+ * An operation's route path, requirements and defaults: with the format suffix, symfony's
+ * optional `.{_format}` (API Platform's route loader turns `{._format}` into it, `_format`
+ * defaulting to null). After a string id (`[^/]+`, which may hold dots) the suffix is one of the
+ * API's format names and the id takes the shortest match: `/api/things/a.b.json` is `a.b` in
+ * JSON, `/api/things/a.b` and `/api/things/a.yaml` the things `a.b` and `a.yaml`.
+ */
+function routePath(resource: Resource, op: ResolvedOperation, formats: ApiFormats): {
+  path: string; requirements: Record<string, string>; defaults: Record<string, null>;
+} {
+  const requirements: Record<string, string> = { ...op.requirements };
+  if (!op.formatSuffix) return { path: op.path, requirements, defaults: {} };
+  if (resource.identifier.type === 'string' && op.path.endsWith('{id}') && requirements.id === ID_REQUIREMENTS.string
+    && requirements._format === undefined) {
+    requirements.id = `${ID_REQUIREMENTS.string}?`;
+    requirements._format = formats.registry.names().join('|');
+  }
+  return { path: `${op.path}.{_format}`, requirements, defaults: { _format: null } };
 }
 
 /**

@@ -3,7 +3,7 @@ import Negotiator from 'negotiator';
 import type { Request } from 'express';
 import type { Format } from '../format/Format';
 import { HTML } from '../format/FormatRegistry';
-import { NotAcceptableError } from './ApiErrors';
+import { FormatNotSupportedError, NotAcceptableError } from './ApiErrors';
 
 /** The media type of the documentation page (the `html` answer). */
 export const HTML_TYPE = 'text/html';
@@ -52,19 +52,50 @@ function offerOf(formats: readonly Format[]): Offer {
 const NEGOTIATED = new LRUCache<string, number>({ max: 256 });
 const MAX_CACHED_ACCEPT = 256;
 
+/** The one-format list of each format (what a format suffix narrows negotiation to), the same array each time. */
+const ALONE = new WeakMap<Format, readonly Format[]>();
+
+function alone(format: Format): readonly Format[] {
+  let list = ALONE.get(format);
+  if (list === undefined) ALONE.set(format, list = Object.freeze([format]));
+  return list;
+}
+
+/**
+ * The format suffix of the path the route matched (`json` for `/api/books/1.json`: symfony's
+ * `_format` route parameter, which the operations' `.{_format}` sets), or undefined without one.
+ */
+export function formatSuffix(req: Request): string | undefined {
+  const value = (req.params as Record<string, unknown> | undefined)?._format;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /**
  * The format of the response, by `Accept` (RFC 9110 §12.5.1, with `negotiator`), among the
  * formats offered (the API's, or the operation's `formats`): the first for `*∕*` or no `Accept`,
  * or `html` when the client accepts HTML and none of the formats (a browser: the documentation
  * page). A format's `errorMimeTypes` (plain JSON's `application/problem+json`) count when
  * nothing else matches.
+ *
+ * A format suffix in the path ({@link formatSuffix}) narrows the offer to that format (API
+ * Platform 3.4's `ContentNegotiationTrait::getRequestFormat`): no `Accept` or one that accepts
+ * its media types (`*∕*` too) gets it, another `Accept` is a 406; never the documentation page.
  * @param formats - the offered formats, in order of preference (the same array each time: the
  *   negotiation of a list is cached)
  * @param html - whether the documentation page may answer (GET and HEAD only)
  * @returns the format, or `'html'`
+ * @throws FormatNotSupportedError (404) for a suffix that names none of the formats
  * @throws NotAcceptableError (406) when the client accepts none of them
  */
 export function negotiateFormat(req: Request, formats: readonly Format[], html: boolean): Format | typeof HTML {
+  const suffix = formatSuffix(req);
+  if (suffix === undefined) return negotiate(req, formats, html);
+  const named = formats.find((f) => f.name === suffix);
+  if (named === undefined) throw new FormatNotSupportedError(suffix);
+  return negotiate(req, alone(named), false);
+}
+
+function negotiate(req: Request, formats: readonly Format[], html: boolean): Format | typeof HTML {
   const accept = req.headers.accept;
   if (accept === undefined || accept.trim() === '') return formats[0];
   const offer = offerOf(formats);
@@ -86,12 +117,17 @@ function choose(accept: string, offer: Offer, html: boolean): number {
 }
 
 /**
- * The error format: as {@link negotiateFormat}, but never throws.
+ * The error format: the format a suffix names, whatever the `Accept` (API Platform's error
+ * listener negotiates among the suffix's media types without throwing, then falls back on the
+ * request format, the suffix's), else as {@link negotiateFormat}, but never throws.
  * @returns the format, `'html'`, or undefined when the client accepts none (plain problem details)
  */
 export function errorFormat(req: Request, formats: readonly Format[]): Format | typeof HTML | undefined {
+  const suffix = formatSuffix(req);
+  const named = suffix === undefined ? undefined : formats.find((f) => f.name === suffix);
+  if (named !== undefined) return named;
   try {
-    return negotiateFormat(req, formats, true);
+    return negotiate(req, formats, true);
   } catch {
     return undefined;
   }

@@ -238,8 +238,14 @@ export interface ResolvedOperation {
   readonly name: string;
   /** The HTTP method (GET also answers HEAD). */
   readonly method: string;
-  /** The route path, e.g. `/api/books/{id}`. */
+  /** The route path without the format suffix, e.g. `/api/books/{id}` (IRIs and the OpenAPI paths use it). */
   readonly path: string;
+  /**
+   * Whether the route also answers the path with a format's name appended (`/api/books/1.json`,
+   * symfony's optional `.{_format}`): the default paths do, a `path` or `uriTemplate` that ends
+   * with `{._format}` does (API Platform's uriTemplate).
+   */
+  readonly formatSuffix: boolean;
   readonly requirements: Readonly<Record<string, string>>;
   /** True for Get, Put, Patch, Delete. */
   readonly item: boolean;
@@ -374,13 +380,35 @@ interface OperationScope {
 const WRITE_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch', 'Delete'];
 const BODY_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch'];
 
-/** The route path of an operation: `path`, or `uriTemplate` under the API's prefix, or the default. */
-function operationPath(declared: ParsedOperation, item: boolean, prefix: string, at: string): string {
+/**
+ * API Platform's format suffix in a `uriTemplate` (RFC 6570's label expansion), which its route
+ * loader turns into symfony's optional `.{_format}`; only at the end of a path.
+ */
+const FORMAT_SUFFIX = '{._format}';
+
+/**
+ * The route path of an operation (`path`, or `uriTemplate` under the API's prefix, or the
+ * default) without {@link FORMAT_SUFFIX}, and whether it takes one: the default paths do (API
+ * Platform's generated `/books/{id}{._format}`), a declared one when it ends with it.
+ */
+function operationPath(
+  declared: ParsedOperation, item: boolean, prefix: string, at: string,
+): { path: string; formatSuffix: boolean } {
   if (declared.path !== undefined && declared.uriTemplate !== undefined) {
     throw invalidOption(`${at}.uriTemplate`, 'expected path or uriTemplate, not both', declared.uriTemplate);
   }
-  if (declared.uriTemplate !== undefined) return `${prefix.slice(0, prefix.lastIndexOf('/'))}${declared.uriTemplate}`;
-  return declared.path ?? (item ? `${prefix}/{id}` : prefix);
+  const key = declared.uriTemplate !== undefined ? 'uriTemplate' : 'path';
+  const custom = declared.uriTemplate ?? declared.path;
+  if (custom === undefined) return { path: item ? `${prefix}/{id}` : prefix, formatSuffix: true };
+  const formatSuffix = custom.endsWith(FORMAT_SUFFIX);
+  const bare = formatSuffix ? custom.slice(0, -FORMAT_SUFFIX.length) : custom;
+  if (bare.includes('_format}') || bare === '') {
+    const what = `expected the format suffix as ${FORMAT_SUFFIX} at the end of the path, after something `
+      + `(e.g. "/books/{id}${FORMAT_SUFFIX}")`;
+    throw invalidOption(`${at}.${key}`, what, custom);
+  }
+  return { path: declared.uriTemplate !== undefined ? `${prefix.slice(0, prefix.lastIndexOf('/'))}${bare}` : bare,
+    formatSuffix };
 }
 
 function resolveOperation(declared: ParsedOperation, index: number, scope: OperationScope): ResolvedOperation {
@@ -389,7 +417,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   const custom = declared.path ?? declared.uriTemplate;
   // a Post on a URI with {id} is about that item (API Platform reads it: its uriVariables)
   const item = ITEM_KINDS.includes(declared.kind) || (declared.kind === 'Post' && custom?.includes('{id}') === true);
-  const path = operationPath(declared, item, prefix, at);
+  const { path, formatSuffix } = operationPath(declared, item, prefix, at);
   if (item && !path.includes('{id}')) {
     throw invalidOption(`${at}.${declared.uriTemplate !== undefined ? 'uriTemplate' : 'path'}`,
       'expected a path with an {id} placeholder', path);
@@ -442,6 +470,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     name,
     method: OPERATION_METHODS[declared.kind],
     path,
+    formatSuffix,
     requirements: Object.freeze({ ...requirements }),
     item,
     ...(security !== undefined ? { security } : {}),
@@ -551,7 +580,8 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const byName = new Map<string, ResolvedOperation>();
   for (const op of operations) {
     const other = byName.get(op.name);
-    if (other !== undefined && (other.path !== op.path || other.method === op.method || !other.item || !op.item)) {
+    if (other !== undefined && (other.path !== op.path || other.formatSuffix !== op.formatSuffix
+      || other.method === op.method || !other.item || !op.item)) {
       const what = `expected one route per name: "${op.name}" names two operations that cannot share a route`;
       throw invalidOption(`${option}.operations`, what, op.name);
     }

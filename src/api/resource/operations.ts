@@ -63,8 +63,10 @@ export interface OperationOptions {
   name?: string;
   /**
    * The route path (symfony/routing syntax), in full. Item operations must have an `{id}`
-   * placeholder. Not with `uriTemplate`.
-   * @default the resource's `routePrefix` (`/api/books`), plus `/{id}` for item operations
+   * placeholder. Ending with `{._format}`, it also answers with a format's name appended
+   * (`/api/books/{id}/cover{._format}`: `…/cover.json`). Not with `uriTemplate`.
+   * @default the resource's `routePrefix` (`/api/books`), plus `/{id}` for item operations; both
+   *   take the format suffix (`/api/books.csv`, `/api/books/1.jsonld`)
    */
   path?: string;
   /**
@@ -72,7 +74,9 @@ export interface OperationOptions {
    * without its last segment, `/api` by default), e.g. `/books/{id}/publish` for
    * `/api/books/{id}/publish`. With an `{id}` placeholder the operation is about one item: its
    * provider reads it first (a 404 when there is none) and a `Post` receives it as
-   * `previousData`. Not with `path`.
+   * `previousData`. Ending with `{._format}` (API Platform's RFC 6570 label), the route also
+   * answers with a format's name appended (`/books/{id}/publish.json`); without it, it does not.
+   * Not with `path`.
    * @example Post({ uriTemplate: '/books/{id}/publish', processor: publish, deserialize: false, status: 200 })
    */
   uriTemplate?: string;
