@@ -130,13 +130,10 @@ function requestSchema(path: string, method: string, type: string): Schema {
 }
 
 describe('the document', () => {
-  test('is valid OpenAPI 3.1 for @readme/openapi-parser', async () => {
+  test('is valid OpenAPI 3.1 and names each schema by resource, format and groups, each operation its own', async () => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
-  });
-
-  test('names each schema after its resource, format and groups, and each operation references its own', () => {
     const names = Object.keys(schemas());
     expect(names).toEqual(expect.arrayContaining([
       'Book-book.read', 'Book.jsonld-book.read', 'Book.jsonhal-book.read', 'Book.jsonapi-book.read',
@@ -222,6 +219,7 @@ describe('real answers validate against the schema the document gives', () => {
     author = iri('/api/authors', await post('/api/authors', { name: 'Herbert', born: 1920 }));
     await post('/api/tags', { name: 'sf' });
     await post('/api/publishers', { name: 'Chilton' });
+    await post('/api/books', { title: 'Dune', isbn: '0-441', author, tags: ['/api/tags/1'], publisher: null });
     const p1 = await post('/api/people', { name: 'Ann', parent: null });
     const p2 = await post('/api/people', { name: 'Bob', parent: iri('/api/people', p1) });
     await request(kernel).patch(iri('/api/people', p1)).set('Content-Type', MERGE)
@@ -276,6 +274,10 @@ describe('real answers validate against the schema the document gives', () => {
       : type === JSONAPI ? detail.data.relationships.author : detail.author;
     expect(embedded).toEqual(type === JSONAPI ? { data: { type: 'Author', id: author } }
       : expect.objectContaining({ name: 'Herbert', born: 1920 }));
+    // and the schema holds it to that: the author without its name, or a resource object without its type, is refused
+    if (type === JSONAPI) delete detail.data.type;
+    else delete embedded.name;
+    expect(errorsOf(responseSchema('/books/{id}/detail', 'get', 200, type), detail)).not.toEqual([]);
   });
 });
 
