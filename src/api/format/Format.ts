@@ -178,6 +178,15 @@ export interface Format {
    */
   readonly decode?: (body: unknown, context: DecodeContext) => Record<string, unknown>;
   /**
+   * The key by which a nested document in a decoded body names an existing item (API Platform's
+   * JSON-LD `ItemNormalizer`: `@id`; its plain `ItemNormalizer`: `id`, an IRI or the identifier):
+   * the format takes nested documents for writable embedded relations (a relation whose target
+   * has a property in the operation's denormalization groups). Without it, such a nested document
+   * is a 400 that says the format takes IRIs only (API Platform's HAL is read-only, its JSON:API
+   * takes resource linkage only).
+   */
+  readonly nestedDocumentId?: string;
+  /**
    * What the OpenAPI document says of the format: the schemas of its items and collections
    * (without `docs`, `{ type: 'string' }`), and of its request bodies: `input` for POST and PUT,
    * `patch` for PATCH (when the API's `patchFormats` name it); a body schema left out is not

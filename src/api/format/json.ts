@@ -34,6 +34,7 @@ export const json: Format = {
     return JSON.stringify(c.items.map((item) => c.normalize(item)));
   },
   entrypoint: (c) => JSON.stringify(c.collections),
+  nestedDocumentId: 'id',
   decode: (body) => jsonObject(body),
   docs: {
     item: (c) => c.ref(c.names.output),

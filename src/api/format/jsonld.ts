@@ -34,6 +34,7 @@ export const jsonld: Format = {
     body: JSON.stringify(problemDetails(c.error, c.parts, c.paths, c.request, true)),
     headers: { Link: HYDRA_ERROR_LINK },
   }),
+  nestedDocumentId: '@id',
   decode: (body, c) => {
     const object = jsonObject(body);
     if (c.previous === null && c.operation.kind !== 'Patch' && '@id' in object) throw updateNotAllowed();

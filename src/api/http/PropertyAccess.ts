@@ -37,6 +37,16 @@ function decide<C extends { isGranted(attribute: string): boolean }>(
   return result instanceof Promise ? result.then((r) => r === true) : result === true;
 }
 
+/**
+ * Runs a security rule to its answer: a role (or attribute) for `isGranted`, or a function (true grants).
+ * @returns whether the rule grants access
+ */
+export async function granted<C extends { isGranted(attribute: string): boolean }>(
+  rule: SecurityRule<C>, context: C,
+): Promise<boolean> {
+  return (await decide(rule, context)) === true;
+}
+
 /** Resets `name` of `object` to its previous value, or removes it (its default applies) on a create. */
 function revert(object: Item, name: string, previous: Readonly<Item> | null): void {
   if (previous !== null && Object.prototype.hasOwnProperty.call(previous, name)) object[name] = previous[name];

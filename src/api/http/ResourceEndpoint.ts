@@ -7,7 +7,6 @@ import {
 } from '../../security/RouteSecurity';
 import { parseCollectionQuery } from '../query/collectionQuery';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
-import type { SecurityRule } from '../resource/operations';
 import { type ApiPaths, iriRoot, type RequestBase, requestBase } from '../serializer/ApiContext';
 import type { ApiFormats } from '../format/apiFormats';
 import type { CollectionContext, DecodeContext, Format, FormatContext } from '../format/Format';
@@ -25,7 +24,8 @@ import { providedItem, providedPage } from '../state/providedState';
 import { RelationNotFoundError } from '../state/storeProcessor';
 import type { SecurityUser } from '../../security/SecurityUser';
 import { mergePatch } from '../write/mergePatch';
-import { toStoredData } from '../write/inputData';
+import { toStoredDataWithEmbedded } from '../write/embeddedData';
+import { allEmbeddedWrites } from '../state/embeddedWrite';
 import { clientId } from '../write/clientId';
 import { idFromPath } from '../resource/identifierSchema';
 import { denormalizationError, itemNotFoundForIri } from '../write/denormalizationError';
@@ -36,7 +36,8 @@ import { etagOf, ifMatch, notModified } from './etag';
 import { formatSuffix, negotiateFormat } from './negotiation';
 import { apiResponseHeaders, contentTypeOf, sendText } from './respond';
 import { HttpError } from '../../http/errors';
-import { fullRepresentation, PropertyAccess } from './PropertyAccess';
+import { fullRepresentation, granted, PropertyAccess } from './PropertyAccess';
+import { NestedDocuments, withoutNestedDocuments } from './NestedDocuments';
 import type { HttpCache } from '../httpCache/HttpCache';
 
 /**
@@ -55,13 +56,6 @@ const EMBED_READ_CHUNK = 1000;
 /** The largest body in a format that is not JSON (CSV, XML, yours), in bytes: the JSON reader's default. */
 export const TEXT_BODY_LIMIT = 100 * 1024;
 const readText = bodyReader(express.text({ type: () => true, limit: TEXT_BODY_LIMIT }), TEXT_BODY_LIMIT, () => true);
-
-/** Runs a security rule: a role (or attribute) for `isGranted`, or a function. */
-export async function granted<C extends SecurityContext | PostDenormalizeContext>(
-  rule: SecurityRule<C>, context: C,
-): Promise<boolean> {
-  return typeof rule === 'string' ? context.isGranted(rule) : (await rule(context)) === true;
-}
 
 function unsupported(type: string | undefined, expected: readonly string[]): HttpError {
   return new HttpError('ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
@@ -268,8 +262,13 @@ export class ResourceEndpoint {
     const access = new PropertyAccess(req, this.paths);
     const stored = previous as Readonly<Record<string, unknown>> | null;
     await access.ignoreDenied(this.resource, object, stored);
+    // nested documents of writable embedded relations, each read as its own resource reads a body
+    const nested = new NestedDocuments(req, this.paths, base, operation.denormalizationContext, format,
+      (resource, id) => this.readItem(req, resource, id));
+    await nested.accept(this.resource, object);
     const { prefixes, identifiers } = this.paths;
-    const error = denormalizationError(this.resource, object, prefixes, base.baseUrl, identifiers);
+    const plain = withoutNestedDocuments(object);
+    const error = denormalizationError(this.resource, plain, prefixes, base.baseUrl, identifiers);
     if (error !== undefined) throw error;
     await access.revertDenied(this.resource, object, stored, Object.keys(body));
     if (patch) return object;
@@ -500,7 +499,7 @@ export class ResourceEndpoint {
       }
       return previous === undefined ? {} : data;
     }
-    const data = toStoredData(
+    const data = toStoredDataWithEmbedded(
       this.resource, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale, this.paths.identifiers,
     );
     if (previous === undefined && operation.kind === 'Post' && this.resource.identifier.writable) {
@@ -547,6 +546,12 @@ export class ResourceEndpoint {
       }
       const written = providedItem(result, operation, 'processor');
       await this.httpCache?.invalidate(req, this.resource, previous ?? null, written);
+      for (const w of allEmbeddedWrites(data)) {
+        const resource = this.paths.resources.get(w.shortName);
+        if (resource !== undefined && w.written !== undefined) {
+          await this.httpCache?.invalidate(req, resource, w.previous ?? null, w.written);
+        }
+      }
       return await this.answer(req, res, format, operation, written);
     }
   }

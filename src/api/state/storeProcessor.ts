@@ -5,7 +5,8 @@ import type { ResolvedOperation } from '../resource/defineResource';
 import type { Processor, ProcessorContext, ProcessorData, ProcessorFunction } from './Processor';
 import type { UriVariables } from './Provider';
 import { storeContext } from './storeProvider';
-import type { ItemId, StateProcessor, StoredItem, WriteOutcome } from './types';
+import { embeddedWritesOf, writeEmbedded } from './embeddedWrite';
+import { isAtomic, type ItemId, type StateProcessor, type StoredItem, type WriteOutcome } from './types';
 
 /**
  * A 400: the data names a related item that does not exist (the store checked it in the write's
@@ -34,6 +35,9 @@ export class StoreProcessor implements Processor {
    * `Delete`: removes `previousData`'s item; any other operation: replaces `previousData`'s item
    * with `data` when the context has one, else creates an item from `data`. A replace or remove
    * happens only if the stored version is still `previousData.version` (optimistic locking).
+   * Nested documents in `data` (`EmbeddedWrite`s, writable embedded relations) are written first,
+   * in one unit with the item on a store that has `atomically` (MemoryState, the SQL store): all
+   * of them or none; on a store without it, one after the other.
    * @returns the written item; null after a delete
    * @throws PreconditionFailedError (412, with `current`: the stored item) when the item changed
    *   since it was read; ItemNotFoundError (404) when it is gone; ConflictError (409) when other
@@ -60,10 +64,17 @@ export class StoreProcessor implements Processor {
     }
     // a client's id: the body's (a Post on a `uuid` or `string` resource), or the URL's (a Put that creates)
     const given = clientId(data.id) ?? (operation.kind === 'Put' ? clientId(uriVariables.id) : undefined);
-    const outcome = previous === undefined
-      ? await this.store.create(metadata, data, state, given)
-      : await this.store.replace(metadata, previous.id, data, previous.version, state);
-    return written(outcome, shortName, previous, operation.kind);
+    const write = async (store: StateProcessor): Promise<StoredItem> => {
+      const resolved = await writeEmbedded(store, data, state);
+      const outcome = previous === undefined
+        ? await store.create(metadata, resolved, state, given)
+        : await store.replace(metadata, previous.id, resolved, previous.version, state);
+      return written(outcome, shortName, previous, operation.kind);
+    };
+    // nested documents (writable embedded relations) are written first, in the parent's unit:
+    // a failure of any write (a 400, 412, 422 from the store) rolls every one of them back
+    if (embeddedWritesOf(data).length === 0 || !isAtomic(this.store)) return write(this.store);
+    return this.store.atomically((unit) => write(unit), state);
   }
 }
 
