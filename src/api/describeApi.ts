@@ -76,15 +76,24 @@ export interface ApiDescription {
 /** RFC 7386's media type, of PATCH bodies by default. */
 export const MERGE_PATCH_TYPE = MERGE_PATCH;
 
-/** The pagination query parameters of a resource's collection. */
+/**
+ * The pagination query parameters of a collection operation (its `pagination`): `pagination`
+ * when clients may turn it on or off, `page`, `itemsPerPage` and `partial` when it is on or
+ * clients may turn it on; with a cursor no `page` (its pages are range filters).
+ */
 export function paginationParameters(p: ResolvedPagination): QueryParameter[] {
-  if (!p.enabled) return [];
-  const out: QueryParameter[] = [
-    {
+  const toggle: QueryParameter[] = p.clientEnabled ? [{
+    name: 'pagination', filter: 'pagination', schema: { type: 'boolean', default: p.enabled },
+    description: 'Enable or disable pagination; without it the response holds every matching item.',
+  }] : [];
+  if (!p.enabled && !p.clientEnabled) return [];
+  const out: QueryParameter[] = [...toggle];
+  if (p.viaCursor.length === 0) {
+    out.push({
       name: 'page', filter: 'pagination', schema: { type: 'integer', minimum: 1, default: 1 },
       description: 'The page, from 1.',
-    },
-  ];
+    });
+  }
   if (p.clientItemsPerPage) {
     out.push({
       name: 'itemsPerPage',
@@ -164,7 +173,7 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
       operations: Object.freeze(r.operations.map((op) => {
         const input = op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch';
         const parameters = op.kind === 'GetCollection'
-          ? [...paginationParameters(r.pagination), ...r.filters.flatMap((f) => f.parameters)]
+          ? [...paginationParameters(op.pagination), ...r.filters.flatMap((f) => f.parameters)]
           : [];
         return Object.freeze({
           kind: op.kind,

@@ -6,6 +6,7 @@ import {
   baseContext, recordDecision, type PostDenormalizeContext, type SecurityContext,
 } from '../../security/RouteSecurity';
 import { parseCollectionQuery } from '../query/collectionQuery';
+import { cursorRead } from '../query/cursorPagination';
 import type { Resource, ResolvedOperation } from '../resource/defineResource';
 import { type ApiPaths, iriRoot, type RequestBase, requestBase } from '../serializer/ApiContext';
 import type { ApiFormats } from '../format/apiFormats';
@@ -436,14 +437,17 @@ export class ResourceEndpoint {
   private async getCollection(req: Request, res: Response, format: Format): Promise<void> {
     const raw = req.kernel?.uri?.queryString ?? '';
     const operation = req.api!.operation!;
-    const query = parseCollectionQuery(raw, this.resource, {
+    const parsed = parseCollectionQuery(raw, this.resource, {
       prefixes: this.paths.prefixes, identifiers: this.paths.identifiers,
-      strict: operation.strictQueryParameterValidation,
+      strict: operation.strictQueryParameterValidation, pagination: operation.pagination,
     });
+    const { query, backward } = cursorRead(parsed, operation.pagination.viaCursor);
     const provided = await operation.provider!.provide(operation, this.uriVariables(req) ?? {}, {
       ...this.contextOf(req), query,
     });
-    const page = providedPage(provided, operation, query, this.resource.pagination.enabled);
+    const read = providedPage(provided, operation, query, query.paginated !== false);
+    // a cursor's previous page, read in the opposite order, turned back
+    const page = backward ? { ...read, items: [...read.items].reverse() } : read;
     req.api!.items = page.items;
     const access = new PropertyAccess(req, this.paths);
     await access.prepare(this.resource, page.items);
@@ -455,9 +459,11 @@ export class ResourceEndpoint {
       ...await this.formatContext(req, res, access, format, page.items),
       items: page.items,
       page,
-      links: pageLinks(suffix === undefined ? path : `${path}.${suffix}`, raw, this.resource, query, page),
+      links: pageLinks(
+        suffix === undefined ? path : `${path}.${suffix}`, raw, query, page, operation.pagination.viaCursor,
+      ),
       path,
-      itemsPerPage: this.resource.pagination.enabled ? query.itemsPerPage : undefined,
+      itemsPerPage: query.paginated !== false ? query.itemsPerPage : undefined,
       currentPage: query.page,
     };
     sendText(res, contentTypeOf(format), 200, await format.collection(context));

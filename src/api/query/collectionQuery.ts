@@ -1,6 +1,6 @@
 import { closestName } from '../../errors/suggest';
 import { InvalidQueryError } from '../http/ApiErrors';
-import type { Resource } from '../resource/defineResource';
+import type { Resource, ResolvedPagination } from '../resource/defineResource';
 import { includesNull, type ResolvedFilter } from '../resource/filterResolution';
 import { IDENTIFIER_PROPERTY } from '../state/propertyPath';
 import type { CollectionQuery, FilterCondition, IdentifierType, OrderBy, PropertyKind } from '../state/types';
@@ -17,6 +17,15 @@ import { kindDefinition } from '../property/propertyKinds';
 
 /** The largest page number read; a larger one is a 400 (its offset would overflow a database integer). */
 export const MAX_PAGE = 1_000_000;
+
+/**
+ * The `itemsPerPage` of a query that is not paginated (`paginated: false`): 2³¹ − 1, the largest
+ * `LIMIT` every store takes as an integer, so in effect every item (API Platform sets no limit).
+ */
+export const ALL_ITEMS = 2_147_483_647;
+
+/** The values PHP's `FILTER_VALIDATE_BOOLEAN` reads as true (API Platform's `Pagination::isEnabled`). */
+const PHP_TRUE = /^(1|true|on|yes)$/i;
 
 const RANGE_OPS = ['gt', 'gte', 'lt', 'lte', 'between'] as const;
 const DATE_OPS = ['before', 'strictly_before', 'after', 'strictly_after'] as const;
@@ -58,6 +67,8 @@ export interface QueryContext {
    * them) and `itemsPerPage` is clamped. @default false
    */
   readonly strict?: boolean;
+  /** The operation's pagination (`ResolvedOperation.pagination`). @default the resource's */
+  readonly pagination?: ResolvedPagination;
 }
 
 function single(pairs: QueryPair[], name: string, strict: boolean): string | undefined {
@@ -96,16 +107,16 @@ function pageSize(value: string, max: number, strict: boolean): number | undefin
   return Math.min(n, max);
 }
 
-function knownNames(resource: Resource): string[] {
-  const p = resource.pagination;
-  const names = p.enabled
+function knownNames(resource: Resource, p: ResolvedPagination): string[] {
+  const names = p.enabled || p.clientEnabled
     ? ['page', ...(p.clientItemsPerPage ? ['itemsPerPage'] : []), ...(p.clientPartial ? ['partial'] : [])]
     : [];
+  if (p.clientEnabled) names.push('pagination');
   return [...names, ...resource.filters.flatMap((f) => f.parameters.map((x) => x.name))];
 }
 
-function unknown(name: string, resource: Resource): InvalidQueryError {
-  const known = knownNames(resource);
+function unknown(name: string, resource: Resource, p: ResolvedPagination): InvalidQueryError {
+  const known = knownNames(resource, p);
   const best = closestName(name, known);
   const hint = best !== undefined ? ` Did you mean "${best}"?` : known.length > 0 ? ` Known: ${known.join(', ')}.` : '';
   return new InvalidQueryError(`Unknown query parameter "${name.slice(0, 100)}" for ${resource.shortName}.${hint}`);
@@ -143,7 +154,9 @@ function filterOf(resource: Resource, type: ResolvedFilter['type'], property: st
  */
 export function parseCollectionQuery(raw: string, resource: Resource, context: QueryContext): CollectionQuery {
   const pairs = parseQueryString(raw, context.strict === true);
-  const pg = resource.pagination;
+  const pg = context.pagination ?? resource.pagination;
+  const strict = context.strict === true;
+  const paginated = isPaginated(pairs, pg, strict);
   const conditions: FilterCondition[] = [];
   const order: OrderBy[] = [];
   const searches = new Map<string, Array<string | number>>();
@@ -162,14 +175,14 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     const target = p.relation === undefined ? undefined : targetOf(p.relation);
     return convertValue(f.kind, value, parameter, p.enumValues, target);
   };
-  const strict = context.strict === true;
   const read = (pair: QueryPair): void => {
     const { name, base, key, value } = pair;
-    if (pg.enabled && key === undefined && (base === 'page' || (base === 'itemsPerPage' && pg.clientItemsPerPage)
-      || (base === 'partial' && pg.clientPartial))) return;
+    if (key === undefined && base === 'pagination' && pg.clientEnabled) return;
+    if ((pg.enabled || pg.clientEnabled) && key === undefined && (base === 'page'
+      || (base === 'itemsPerPage' && pg.clientItemsPerPage) || (base === 'partial' && pg.clientPartial))) return;
     if (base === 'order' && key !== undefined && key !== '') {
       const f = filterOf(resource, 'order', key);
-      if (f === undefined) throw unknown(name, resource);
+      if (f === undefined) throw unknown(name, resource, pg);
       // no value: the filter's default direction, ascending (API Platform's OrderFilter)
       const direction = value === '' ? 'asc' : value.toLowerCase();
       if (direction !== 'asc' && direction !== 'desc') throw bad(name, 'asc or desc', value);
@@ -188,7 +201,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     }
     if (base === 'exists' && key !== undefined && key !== '') {
       const f = filterOf(resource, 'exists', key);
-      if (f === undefined) throw unknown(name, resource);
+      if (f === undefined) throw unknown(name, resource, pg);
       const exists = convertValue('boolean', value, name) as boolean;
       conditions.push(nested(f, { type: 'exists', property: f.leaf.name, value: exists }));
       return;
@@ -202,7 +215,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
         return;
       }
       const search = filterOf(resource, 'search', base);
-      if (search === undefined) throw unknown(name, resource);
+      if (search === undefined) throw unknown(name, resource, pg);
       const list = searches.get(base) ?? [];
       list.push(convert(search, value, name) as string | number);
       searches.set(base, list);
@@ -210,7 +223,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     }
     if ((RANGE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'range', base);
-      if (f === undefined) throw unknown(name, resource);
+      if (f === undefined) throw unknown(name, resource, pg);
       if (key === 'between') {
         const parts = value.split('..');
         if (parts.length !== 2) throw bad(name, 'two values separated by ".." (low..high)', value);
@@ -230,7 +243,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     }
     if ((DATE_OPS as readonly string[]).includes(key)) {
       const f = filterOf(resource, 'date', base);
-      if (f === undefined) throw unknown(name, resource);
+      if (f === undefined) throw unknown(name, resource, pg);
       const operator = key as typeof DATE_OPS[number];
       const date: FilterCondition = {
         type: 'date', property: f.leaf.name, operator, value: convert(f, value, name) as string,
@@ -240,7 +253,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
         ? { type: 'any', conditions: [date, { type: 'exists', property: f.leaf.name, value: false }] } : date));
       return;
     }
-    throw unknown(name, resource);
+    throw unknown(name, resource, pg);
   };
   for (const pair of pairs) {
     try {
@@ -254,9 +267,7 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     const f = filterOf(resource, 'search', property) as ResolvedFilter;
     conditions.push(nested(f, { type: 'search', property: f.leaf.name, strategy: f.strategy ?? 'exact', values }));
   }
-  if (!pg.enabled) {
-    return { conditions, order, page: 1, itemsPerPage: pg.maximumItemsPerPage, partial: pg.partial };
-  }
+  if (!paginated) return { conditions, order, page: 1, itemsPerPage: ALL_ITEMS, partial: false, paginated: false };
   const pageValue = single(pairs, 'page', strict);
   const sizeValue = pg.clientItemsPerPage ? single(pairs, 'itemsPerPage', strict) : undefined;
   const partialValue = pg.clientPartial ? single(pairs, 'partial', strict) : undefined;
@@ -275,6 +286,20 @@ export function parseCollectionQuery(raw: string, resource: Resource, context: Q
     }
   }
   return { conditions, order, page, itemsPerPage, partial };
+}
+
+/**
+ * Whether the collection is paginated (API Platform's `Pagination::isEnabled`): the operation's
+ * `enabled`, or with `clientEnabled` the client's `pagination` parameter read as PHP's
+ * `FILTER_VALIDATE_BOOLEAN` does (`1`, `true`, `on`, `yes`: on; anything else: off).
+ * @throws InvalidQueryError when strict: a value other than true, false, 1 or 0, or the parameter twice
+ */
+function isPaginated(pairs: QueryPair[], pg: ResolvedPagination, strict: boolean): boolean {
+  if (!pg.clientEnabled) return pg.enabled;
+  const value = single(pairs.filter((p) => p.key === undefined), 'pagination', strict);
+  if (value === undefined) return pg.enabled;
+  if (strict) return convertValue('boolean', value, 'pagination') as boolean;
+  return PHP_TRUE.test(value);
 }
 
 /** A condition `nested` built, back to the relations crossed and the condition on the last property. */
@@ -322,7 +347,10 @@ export function formatCollectionQuery(query: CollectionQuery, resource: Resource
     const property = [...(o.through ?? []).map((t) => t.property), o.property].join('.');
     parts.push(`${encode(`order[${property}]`)}=${o.direction}`);
   }
-  if (pg.enabled) {
+  if (query.paginated === false) {
+    if (pg.enabled) parts.push('pagination=false');
+  } else {
+    if (!pg.enabled) parts.push('pagination=true');
     if (query.itemsPerPage !== pg.itemsPerPage) parts.push(`itemsPerPage=${query.itemsPerPage}`);
     if (query.partial !== pg.partial) parts.push(`partial=${String(query.partial)}`);
     parts.push(`page=${page}`);

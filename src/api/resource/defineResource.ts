@@ -43,10 +43,31 @@ const processorSchema = z.custom<Processor | ProcessorFunction | StateProcessor>
   || (typeof v === 'object' && v !== null && typeof (v as Partial<Processor>).process === 'function'),
 { error: `expected ${PROCESSOR}` });
 
+/** One field of a cursor (API Platform's `paginationViaCursor` entries). */
+const cursorFieldSchema = optionsObject({
+  /** A property (or `id`) with a RangeFilter, e.g. `id`. */
+  field: nonEmptyString,
+  /** The order of the pages: `DESC` (newest first for ids) or `ASC`, in either case. */
+  direction: z.string().regex(/^(asc|desc)$/i, { error: 'expected "ASC" or "DESC"' }),
+});
+
+/** The schema of `paginationViaCursor` / `pagination.viaCursor`: at least one field. */
+const viaCursorSchema = z.array(cursorFieldSchema, {
+  error: 'expected an array such as [{ field: "id", direction: "DESC" }]',
+})
+  .min(1, { error: 'expected at least one field, e.g. [{ field: "id", direction: "DESC" }]' }).readonly();
+
 /** The schema of {@link PaginationOptions} (API Platform's `pagination_*` options). */
 export const paginationOptionsSchema = optionsObject({
   /** Paginate collections. @default true */
   enabled: z.boolean().optional(),
+  /**
+   * Clients may turn pagination off (or on) with `pagination=false|true` (API Platform's
+   * `pagination_client_enabled`, parameter `pagination`). Without pagination the response holds
+   * every matching item, with no page links: as in API Platform there is no cap, so enable it
+   * only where the collection stays small. @default false
+   */
+  clientEnabled: z.boolean().optional(),
   /** Items per page when the client does not say; at most `maximumItemsPerPage`. @default 30 */
   itemsPerPage: integerFrom(1).optional(),
   /**
@@ -60,13 +81,30 @@ export const paginationOptionsSchema = optionsObject({
   partial: z.boolean().optional(),
   /** Clients may ask for partial pagination with `partial=true`. @default true */
   clientPartial: z.boolean().optional(),
+  /**
+   * Cursor pagination (API Platform's `paginationViaCursor`): the view's `hydra:next` and
+   * `hydra:previous` are range filters on the fields (`id[lt]=<last id on the page>` for a
+   * `DESC` field), never a page number; each field needs a RangeFilter. Makes `partial` default
+   * to true (no count, no `last`), and orders the collection by the fields when the client gives
+   * no order. `src/api/query/cursorPagination.ts` says how a page is read.
+   * @default none: page numbers
+   * @example [{ field: 'id', direction: 'DESC' }]
+   */
+  viaCursor: viaCursorSchema.optional(),
 });
+
+/** One field of a cursor, resolved: the direction in lower case. */
+export interface CursorField {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
 
 /** Pagination settings of a resource (API Platform's `pagination_*` options). All optional. */
 export type PaginationOptions = z.input<typeof paginationOptionsSchema>;
 
-/** {@link PaginationOptions} resolved. */
-export type ResolvedPagination = Readonly<Required<PaginationOptions>>;
+/** {@link PaginationOptions} resolved; `viaCursor` empty without cursor pagination. */
+export type ResolvedPagination = Readonly<Required<Omit<PaginationOptions, 'viaCursor'>>>
+  & { readonly viaCursor: readonly CursorField[] };
 
 /** Format names (`formats`, `inputFormats`, `outputFormats`), checked against the API's by `apiRoutes`. */
 const formatNamesSchema = z.array(
@@ -112,7 +150,22 @@ const operationSchema = optionsObject({
   inputFormats: formatNamesSchema.optional(),
   outputFormats: formatNamesSchema.optional(),
   urlGenerationStrategy: urlGenerationStrategySchema.optional(),
+  paginationEnabled: z.boolean().optional(),
+  paginationClientEnabled: z.boolean().optional(),
+  paginationItemsPerPage: integerFrom(1).optional(),
+  paginationMaximumItemsPerPage: integerFrom(1).optional(),
+  paginationClientItemsPerPage: z.boolean().optional(),
+  paginationPartial: z.boolean().optional(),
+  paginationClientPartial: z.boolean().optional(),
+  paginationViaCursor: viaCursorSchema.optional(),
 });
+
+/** An operation's `pagination*` options, by the {@link PaginationOptions} key each replaces. */
+const OPERATION_PAGINATION = {
+  paginationEnabled: 'enabled', paginationClientEnabled: 'clientEnabled', paginationItemsPerPage: 'itemsPerPage',
+  paginationMaximumItemsPerPage: 'maximumItemsPerPage', paginationClientItemsPerPage: 'clientItemsPerPage',
+  paginationPartial: 'partial', paginationClientPartial: 'clientPartial', paginationViaCursor: 'viaCursor',
+} as const;
 
 /**
  * The schema of {@link ResourceOptions}, validated once by {@link defineResource}; the checks
@@ -288,6 +341,11 @@ export interface ResolvedOperation {
   readonly links: readonly ResolvedLink[];
   /** The operation's `urlGenerationStrategy`, else the resource's; undefined: the API's. */
   readonly urlGenerationStrategy?: UrlGenerationStrategy;
+  /**
+   * The pagination of its collection: the resource's `pagination`, each key replaced by the
+   * operation's `pagination*` option (GetCollection only), as API Platform's operation attributes.
+   */
+  readonly pagination: ResolvedPagination;
 }
 
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
@@ -349,21 +407,47 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
-function resolvePagination(p: PaginationOptions, option: string): ResolvedPagination {
+function resolvePagination(
+  p: PaginationOptions, option: string, itemsOption = `${option}.itemsPerPage`,
+): ResolvedPagination {
   const maximumItemsPerPage = p.maximumItemsPerPage ?? 100;
   const itemsPerPage = p.itemsPerPage ?? Math.min(30, maximumItemsPerPage);
   if (itemsPerPage > maximumItemsPerPage) {
     const what = `expected at most maximumItemsPerPage (${maximumItemsPerPage})`;
-    throw invalidOption(`${option}.itemsPerPage`, what, itemsPerPage);
+    throw invalidOption(itemsOption, what, itemsPerPage);
   }
+  const viaCursor = (p.viaCursor ?? []).map((c) => Object.freeze({
+    field: c.field, direction: c.direction.toLowerCase() as 'asc' | 'desc',
+  }));
   return Object.freeze({
     enabled: p.enabled ?? true,
+    clientEnabled: p.clientEnabled ?? false,
     itemsPerPage,
     maximumItemsPerPage,
     clientItemsPerPage: p.clientItemsPerPage ?? true,
-    partial: p.partial ?? false,
+    partial: p.partial ?? viaCursor.length > 0,
     clientPartial: p.clientPartial ?? true,
+    viaCursor: Object.freeze(viaCursor),
   });
+}
+
+/**
+ * An operation's pagination: the resource's options with the operation's `pagination*` ones
+ * over them (GetCollection only).
+ * @throws KernelConfigError for a `pagination*` option on another operation, an itemsPerPage
+ *   above the maximum
+ */
+function operationPagination(declared: ParsedOperation, o: ParsedOptions, at: string): ResolvedPagination {
+  const own: PaginationOptions = {};
+  for (const [key, to] of Object.entries(OPERATION_PAGINATION) as Array<[keyof typeof OPERATION_PAGINATION, string]>) {
+    const value = declared[key];
+    if (value === undefined) continue;
+    if (declared.kind !== 'GetCollection') throw invalidOption(`${at}.${key}`, 'only GetCollection paginates', value);
+    (own as Record<string, unknown>)[to] = value;
+  }
+  const option = o.pagination === undefined ? at : `resources.${o.shortName}.pagination`;
+  return resolvePagination({ ...o.pagination, ...own }, option,
+    own.itemsPerPage !== undefined ? `${at}.paginationItemsPerPage` : `${option}.itemsPerPage`);
 }
 
 /** What resolving an operation needs of its resource. */
@@ -499,6 +583,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
     links,
     ...(strategy !== undefined ? { urlGenerationStrategy: strategy } : {}),
+    pagination: operationPagination(declared, o, at),
   });
 }
 
@@ -587,6 +672,17 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     }
     byName.set(op.name, op);
   }
+  const filters = resolveFilters(o.filters ?? [], metadata, `${option}.filters`);
+  operations.forEach((op, i) => {
+    for (const c of op.pagination.viaCursor) {
+      if (filters.some((f) => f.type === 'range' && f.property === c.field)) continue;
+      const at = o.operations?.[i]?.paginationViaCursor !== undefined ? `${option}.operations[${i}].paginationViaCursor`
+        : `${option}.pagination.viaCursor`;
+      const what = `expected a field with a RangeFilter (its links are ${c.field}[lt] and ${c.field}[gt]): `
+        + `add RangeFilter(['${c.field}'])`;
+      throw invalidOption(at, what, c.field);
+    }
+  });
   return Object.freeze({
     shortName,
     schema: options.schema,
@@ -594,7 +690,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     operations: Object.freeze(operations),
     ...(isStateProvider(o.provider) ? { provider: o.provider } : {}),
     ...(isStateProcessor(o.processor) ? { processor: o.processor } : {}),
-    filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
+    filters,
     filterDeclarations: Object.freeze([...o.filters ?? []]),
     pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
     identifier,

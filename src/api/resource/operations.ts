@@ -199,6 +199,33 @@ export interface OperationOptions {
    * @example Get({ urlGenerationStrategy: ReferenceType.ABSOLUTE_URL })
    */
   urlGenerationStrategy?: UrlGenerationStrategy;
+  /**
+   * GetCollection only: API Platform's operation pagination attributes, each replacing one key
+   * of the resource's `pagination` (see `PaginationOptions`): `paginationEnabled` (`enabled`),
+   * `paginationClientEnabled` (`clientEnabled`: the `pagination=false|true` parameter),
+   * `paginationItemsPerPage`, `paginationMaximumItemsPerPage`, `paginationClientItemsPerPage`,
+   * `paginationPartial`, `paginationClientPartial`, `paginationViaCursor` (`viaCursor`).
+   * @default the resource's `pagination`
+   * @example GetCollection({ paginationClientEnabled: true, paginationItemsPerPage: 10 })
+   */
+  paginationEnabled?: boolean;
+  /** See `paginationEnabled`. @default the resource's `pagination.clientEnabled` (false) */
+  paginationClientEnabled?: boolean;
+  /** See `paginationEnabled`; an integer from 1 to the maximum. @default the resource's (30) */
+  paginationItemsPerPage?: number;
+  /** See `paginationEnabled`; an integer from 1. @default the resource's (100) */
+  paginationMaximumItemsPerPage?: number;
+  /** See `paginationEnabled`. @default the resource's (true) */
+  paginationClientItemsPerPage?: boolean;
+  /** See `paginationEnabled`. @default the resource's (false; true with a cursor) */
+  paginationPartial?: boolean;
+  /** See `paginationEnabled`. @default the resource's (true) */
+  paginationClientPartial?: boolean;
+  /**
+   * See `paginationEnabled` and `PaginationOptions.viaCursor`.
+   * @example [{ field: 'id', direction: 'DESC' }]
+   */
+  paginationViaCursor?: ReadonlyArray<{ readonly field: string; readonly direction: string }>;
 }
 
 /** One operation as declared. */

@@ -1,5 +1,6 @@
 import { formatPhpQuery, parsePhpQuery } from '../query/phpQuery';
-import type { Resource } from '../resource/defineResource';
+import { cursorLinks } from '../query/cursorPagination';
+import type { CursorField } from '../resource/defineResource';
 import type { CollectionPage, CollectionQuery } from '../state/types';
 
 /** The links of a collection page (Hydra `PartialCollectionView`, HAL `_links`, RFC 8288 `Link`). */
@@ -28,22 +29,30 @@ export function lastPage(totalItems: number, itemsPerPage: number): number {
  * The view links of a page, as API Platform 3.4 writes them (`IriHelper::createIri`): the query
  * as the client sent it (unknown parameters included) in PHP's encoding, `page` moved to the end
  * with the linked page's number; `first` and `last` with a count, `previous` after page 1, `next`
- * before the last page (partial: when another item exists). Not paginated: `self` only.
+ * before the last page (partial: when another item exists). Not paginated (the query's
+ * `paginated: false`, or a single page): `self` only. With a cursor, `self` without `page` and
+ * `next`/`previous` as `cursorLinks` writes them, no `first`/`last`.
  * @param path - the collection path as the client sees it (base URL included)
  * @param rawQuery - the request's raw query string, without `?`
+ * @param cursor - the operation's `pagination.viaCursor` (empty: page numbers)
  */
 export function pageLinks(
-  path: string, rawQuery: string, resource: Resource, query: CollectionQuery, page: CollectionPage,
+  path: string, rawQuery: string, query: CollectionQuery, page: CollectionPage, cursor: readonly CursorField[] = [],
 ): PageLinks {
   const params = parsePhpQuery(rawQuery, ['page']);
   const filtered = [...params.keys()].some((k) => k !== 'pagination');
   const last = page.totalItems === undefined ? undefined : lastPage(page.totalItems, query.itemsPerPage);
-  const paginated = resource.pagination.enabled && (query.partial || last !== 1);
-  const link = (n?: number): string => {
-    const q = formatPhpQuery(params, n === undefined ? [] : [['page', String(n)]]);
-    return q === '' ? path : `${path}?${q}`;
-  };
+  const paginated = query.paginated !== false && (query.partial || last !== 1);
+  const at = (q: string): string => (q === '' ? path : `${path}?${q}`);
+  const link = (n?: number): string => at(formatPhpQuery(params, n === undefined ? [] : [['page', String(n)]]));
   if (!paginated) return { view: filtered, self: link() };
+  if (cursor.length > 0) {
+    const { next, previous } = cursorLinks(params, cursor, page.items);
+    return {
+      view: true, self: link(),
+      ...(previous !== undefined ? { previous: at(previous) } : {}), ...(next !== undefined ? { next: at(next) } : {}),
+    };
+  }
   const hasNext = query.itemsPerPage > 0 && (last !== undefined ? query.page < last : page.hasNextPage);
   return {
     view: true,

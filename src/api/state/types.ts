@@ -185,6 +185,12 @@ export interface CollectionQuery {
   readonly itemsPerPage: number;
   /** Partial pagination: the store skips the count (no `totalItems`) and only says whether a next page exists. */
   readonly partial: boolean;
+  /**
+   * False when the collection is not paginated (the resource's or the operation's pagination is
+   * off, or the client sent `pagination=false`): `page` is 1, `itemsPerPage` is `ALL_ITEMS` and
+   * `partial` false, so a store reads every matching item as it reads a page. @default true
+   */
+  readonly paginated?: boolean;
 }
 
 /** One page of a collection. */
