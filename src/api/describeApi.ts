@@ -27,6 +27,8 @@ export interface OperationDescription
   readonly securedPostValidation: boolean;
   /** Reads a request body (Post, Put, Patch). */
   readonly input: boolean;
+  /** A Put that creates the item when its id names none (`allowCreate`: 201). */
+  readonly allowCreate: boolean;
   /**
    * The request body's media types: the formats that read bodies and document them (Patch: the
    * API's `patchFormats`, `application/merge-patch+json` by default).
@@ -187,6 +189,7 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           securedPostDenormalize: op.securityPostDenormalize !== undefined,
           securedPostValidation: op.securityPostValidation !== undefined,
           input,
+          allowCreate: op.allowCreate,
           ...operationTypes(formats, r, op, input),
           summary: op.summary,
           parameters: Object.freeze(parameters),

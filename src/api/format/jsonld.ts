@@ -1,7 +1,10 @@
 import type { StoredItem } from '../state/types';
 import { collectionJsonLd, entrypointJsonLd, itemJsonLdHead } from '../serializer/jsonld';
+import { HttpError } from '../../http/errors';
+import { idFromPath } from '../resource/identifierSchema';
+import { idFromIri } from '../serializer/iri';
 import { updateNotAllowed } from '../write/denormalizationError';
-import type { Format, FormatContext } from './Format';
+import type { DecodeContext, Format, FormatContext } from './Format';
 import { jsonObject } from './json';
 import { HYDRA_ERROR_LINK, PROBLEM_CONTENT_TYPE, problemDetails } from './problemDetails';
 
@@ -11,6 +14,22 @@ import { HYDRA_ERROR_LINK, PROBLEM_CONTENT_TYPE, problemDetails } from './proble
  */
 function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean, iri?: string): Record<string, unknown> {
   return c.normalize(item, itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext, iri));
+}
+
+/**
+ * A body's `@id` where no item was read: refused on a POST ("Update is not allowed for this
+ * operation."); on a Put that creates (`allowCreate`), the URL's item's IRI only (standard_put.feature).
+ * @throws HttpError 400 otherwise
+ */
+function checkCreatedIri(sent: unknown, c: DecodeContext): void {
+  if (c.operation.kind !== 'Put') throw updateNotAllowed();
+  const raw = c.request.params.id as string | undefined;
+  const own = raw === undefined ? null : idFromPath(c.resource.identifier, raw);
+  const type = c.resource.identifier.type;
+  const named = typeof sent === 'string' ? idFromIri(sent, c.resource.routePrefix, c.base.baseUrl, type) : null;
+  if (own !== null && named === own) return;
+  const shown = JSON.stringify(typeof sent === 'string' ? sent.slice(0, 200) : sent);
+  throw new HttpError('ERR_HTTP_BAD_REQUEST', `The "@id" ${shown} is not the IRI of the item this PUT creates.`);
 }
 
 /**
@@ -37,7 +56,7 @@ export const jsonld: Format = {
   nestedDocumentId: '@id',
   decode: (body, c) => {
     const object = jsonObject(body);
-    if (c.previous === null && c.operation.kind !== 'Patch' && '@id' in object) throw updateNotAllowed();
+    if (c.previous === null && c.operation.kind !== 'Patch' && '@id' in object) checkCreatedIri(object['@id'], c);
     return object;
   },
   docs: {

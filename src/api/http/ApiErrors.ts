@@ -80,14 +80,32 @@ export class ConflictError extends HttpError {
 export class PreconditionFailedError extends HttpError {
   override name = 'PreconditionFailedError';
   /**
-   * @param etag - the stored item's current ETag
+   * @param etag - the stored item's current ETag (sent as `ETag`; '' for none)
+   * @param message - replaces the default message
    * @param current - the stored item, when the error comes from a write that found another version
    *   (the API retries the operation on it when the client did not send `If-Match`)
    */
-  constructor(etag: string, readonly current?: StoredItem) {
+  constructor(etag: string, readonly current?: StoredItem, message?: string) {
     super('ERR_API_PRECONDITION_FAILED',
-      `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`,
-      { headers: { ETag: etag } });
+      message ?? `Precondition Failed: the item changed, its current ETag is ${etag}; nothing was changed.`,
+      etag === '' ? {} : { headers: { ETag: etag } });
+  }
+
+  /**
+   * The 412 of a PUT that may create (`allowCreate`) whose precondition fails: `If-Match` on an
+   * id that names no item (RFC 9110 §13.1.1: no current representation matches), or
+   * `If-None-Match: *` (or the item's tag) on one that names an item (§13.1.2: create only).
+   * @param etag - the stored item's ETag (sent as `ETag`), '' when it is unknown (another
+   *   client created it meanwhile), undefined when there is no item
+   */
+  static onCreate(etag: string | undefined): PreconditionFailedError {
+    if (etag === undefined) {
+      return new PreconditionFailedError('', undefined,
+        'Precondition Failed: If-Match names a version, but no item has this id; nothing was created.');
+    }
+    const current = etag === '' ? '' : `, its current ETag is ${etag}`;
+    return new PreconditionFailedError(etag, undefined,
+      `Precondition Failed: If-None-Match: the item exists${current}; nothing was changed.`);
   }
 }
 

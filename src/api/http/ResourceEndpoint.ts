@@ -58,6 +58,17 @@ const EMBED_READ_CHUNK = 1000;
 export const TEXT_BODY_LIMIT = 100 * 1024;
 const readText = bodyReader(express.text({ type: () => true, limit: TEXT_BODY_LIMIT }), TEXT_BODY_LIMIT, () => true);
 
+/**
+ * The preconditions of a write that found no item (a Put that creates): `If-Match` (any value,
+ * `*` too) fails, as no current representation matches (RFC 9110 §13.1.1): a 412.
+ * @returns whether the client asked to create only (`If-None-Match`): losing a race to another
+ *   client's create is then a 412, not a 409
+ */
+function absentPrecondition(req: Request): boolean {
+  if (req.headers['if-match'] !== undefined) throw PreconditionFailedError.onCreate(undefined);
+  return req.headers['if-none-match'] !== undefined;
+}
+
 function unsupported(type: string | undefined, expected: readonly string[]): HttpError {
   return new HttpError('ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
     `Unsupported Media Type: expected ${expected.join(' or ')}, got "${(type ?? 'none').slice(0, 100)}".`);
@@ -176,6 +187,8 @@ export class ResourceEndpoint {
     const provided = variables === null ? null
       : await operation.provider!.provide(operation, variables, this.contextOf(req));
     const item = providedItem(provided, operation, 'provider');
+    // a Put that creates (API Platform's ReadProvider: no 404 for `allowCreate`): `object` is null
+    if (item === null && variables !== null && operation.allowCreate) return null;
     if (item === null) throw new ItemNotFoundError(this.resource.shortName, String(req.params.id ?? ''));
     state.item = item;
     return this.representation(item, this.requestBase(req));
@@ -274,6 +287,8 @@ export class ResourceEndpoint {
     await access.revertDenied(this.resource, object, stored, Object.keys(body));
     if (patch) return object;
     if (previous !== null) object.id = (previous as { id?: unknown }).id;
+    // a Put that creates: the URL's id (Doctrine's PersistProcessor sets it from the URI variables)
+    else if (operation.kind === 'Put') object.id = this.uriVariables(req)?.id;
     // a Post's own id, where the client may choose it (`clientId` reads it)
     else if (!this.resource.identifier.writable || operation.kind !== 'Post') delete object.id;
     return object;
@@ -524,7 +539,7 @@ export class ResourceEndpoint {
   private async write(req: Request, res: Response, next: NextFunction, format: Format): Promise<void> {
     const operation = req.api!.operation!;
     let previous = req.api!.item;
-    const strict = previous !== undefined && this.expectedVersion(req, previous);
+    const strict = previous === undefined ? absentPrecondition(req) : this.expectedVersion(req, previous);
     let object = (req.denormalized?.object ?? {}) as Record<string, unknown>;
     const variables = this.uriVariables(req) ?? {};
     for (let attempt = 1; ; attempt++) {
@@ -538,6 +553,10 @@ export class ResourceEndpoint {
         result = await operation.processor!.process(data, operation, variables, context);
       } catch (error) {
         if (error instanceof RelationNotFoundError) throw itemNotFoundForIri(this.sentIri(req, object, error));
+        // a create only (`If-None-Match: *`) that another client's create beat
+        if (error instanceof ConflictError && previous === undefined && strict) {
+          throw PreconditionFailedError.onCreate('');
+        }
         const current = error instanceof PreconditionFailedError ? error.current : undefined;
         if (current === undefined || previous === undefined || strict) throw error;
         if (attempt >= WRITE_ATTEMPTS) {
@@ -558,7 +577,7 @@ export class ResourceEndpoint {
           await this.httpCache?.invalidate(req, resource, w.previous ?? null, w.written);
         }
       }
-      return await this.answer(req, res, format, operation, written);
+      return await this.answer(req, res, format, operation, written, previous === undefined);
     }
   }
 
@@ -593,11 +612,13 @@ export class ResourceEndpoint {
   }
 
   /**
-   * The answer of a write: the item (201 with `Location` for a Post, else 200, or the operation's
-   * status), else 204.
+   * The answer of a write: the item (201 with `Location` for a Post and a Put that created, else
+   * 200, or the operation's status), else 204.
+   * @param created - whether no item was read before (a Put that creates: 201, RFC 9110 §9.3.4)
    */
   private async answer(
     req: Request, res: Response, format: Format, operation: ResolvedOperation, item: StoredItem | null,
+    created: boolean,
   ): Promise<void> {
     if (item === null) {
       // API Platform's RespondProcessor sets Accept-Patch on every operation but the collection's
@@ -605,7 +626,7 @@ export class ResourceEndpoint {
       res.status(204).vary('Accept').end();
       return;
     }
-    const status = operation.status ?? (operation.kind === 'Post' ? 201 : 200);
+    const status = operation.status ?? (operation.kind === 'Post' || (operation.kind === 'Put' && created) ? 201 : 200);
     if (status === 201) {
       const location = itemIri(this.resource.routePrefix, item.id, iriRoot(this.requestBase(req)));
       res.setHeader('Location', location);
@@ -614,12 +635,15 @@ export class ResourceEndpoint {
   }
 
   /**
-   * 412 when `If-Match` names another version.
+   * 412 when `If-Match` names another version, or `If-None-Match` names this one or is `*`
+   * (RFC 9110 §13.1.2: on a write, the condition fails when the item exists).
    * @returns whether the client sent `If-Match` (a write that finds another version is then a 412, not a retry)
    */
   private expectedVersion(req: Request, item: StoredItem): boolean {
-    const match = ifMatch(req, etagOf(item));
-    if (match === false) throw new PreconditionFailedError(etagOf(item));
+    const etag = etagOf(item);
+    const match = ifMatch(req, etag);
+    if (match === false) throw new PreconditionFailedError(etag);
+    if (notModified(req, etag)) throw PreconditionFailedError.onCreate(etag);
     return match === true;
   }
 

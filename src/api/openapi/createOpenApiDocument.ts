@@ -101,7 +101,8 @@ function errorStatuses(op: OperationDescription, withSecurity: boolean, router: 
   if (op.item) statuses.add(404);
   if (op.input) for (const s of [400, 413, 415, 422]) statuses.add(s);
   if (op.kind === 'Put' || op.kind === 'Patch' || op.kind === 'Delete') statuses.add(412);
-  if (op.kind === 'Delete') statuses.add(409);
+  // a Put that creates, beaten by another client's create (without If-None-Match)
+  if (op.kind === 'Delete' || op.allowCreate) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -166,6 +167,13 @@ function successResponses(
     case 'Patch':
       return {
         200: { description: 'The item, changed.', headers: { ETag: ETAG }, content: itemContent(api, docs, formats) },
+        ...(op.allowCreate ? {
+          201: {
+            description: 'Created: no item had this id (`allowCreate`).',
+            headers: { Location: { description: 'The new item\'s IRI.', schema: { type: 'string' } }, ETag: ETAG },
+            content: itemContent(api, docs, formats),
+          },
+        } : {}),
       };
     case 'Delete':
       return { 204: { description: 'Deleted.' } };
@@ -228,7 +236,12 @@ function conditionalHeaders(op: OperationDescription): unknown[] {
     return [header('If-None-Match', 'A 304 when the item\'s ETag is one of these (RFC 9110 §13.1.2).')];
   }
   if (op.kind === 'Put' || op.kind === 'Patch' || op.kind === 'Delete') {
-    return [header('If-Match', 'Change nothing (412) unless the item\'s ETag is one of these (RFC 9110 §13.1.1).')];
+    return [
+      header('If-Match', 'Change nothing (412) unless the item\'s ETag is one of these (RFC 9110 §13.1.1).'),
+      header('If-None-Match', op.allowCreate
+        ? 'With `*`: create only; change nothing (412) when the item exists (RFC 9110 §13.1.2).'
+        : 'Change nothing (412) when `*` or the item\'s ETag is one of these (RFC 9110 §13.1.2).'),
+    ];
   }
   return [];
 }

@@ -25,8 +25,9 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = Object.freez
   403: 'Forbidden: the credentials do not grant the operation.',
   404: 'Not found: no item has this id (or the id is not one the route accepts: the router\'s 404).',
   406: 'Not acceptable: none of the API formats is acceptable (the Accept header).',
-  409: 'Conflict: other items still refer to this one.',
-  412: 'Precondition failed: the If-Match tag is not the item\'s current ETag; nothing was changed.',
+  409: 'Conflict: other items still refer to this one (Delete), or another client created the item meanwhile (Put).',
+  412: 'Precondition failed: the If-Match tag is not the item\'s current ETag (or no item has this id), or '
+    + 'If-None-Match names it; nothing was changed.',
   413: 'Content too large: the body is over the size limit.',
   415: 'Unsupported media type: the Content-Type is not one the operation reads.',
   422: 'Unprocessable content: the body breaks the schema (the violations say where).',

@@ -143,6 +143,7 @@ const operationSchema = optionsObject({
   securityPostValidationMessage: z.string().optional(),
   summary: z.string().optional(),
   strictQueryParameterValidation: z.boolean().optional(),
+  allowCreate: z.boolean().optional(),
   cacheHeaders: cacheHeadersSchema.optional(),
   normalizationContext: normalizationContextSchema.optional(),
   denormalizationContext: denormalizationContextSchema.optional(),
@@ -312,6 +313,8 @@ export interface ResolvedOperation {
   readonly summary: string;
   /** GetCollection: unknown and unreadable query parameters are 400s (see `OperationOptions`). */
   readonly strictQueryParameterValidation: boolean;
+  /** Put: a PUT to an unknown id creates the item (see `OperationOptions.allowCreate`). */
+  readonly allowCreate: boolean;
   /** The operation's `cacheHeaders`, else the resource's; undefined: the API's. */
   readonly cacheHeaders?: Readonly<CacheHeaders>;
   /**
@@ -515,6 +518,9 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     const what = 'only GetCollection reads query parameters';
     throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);
   }
+  if (declared.allowCreate !== undefined && declared.kind !== 'Put') {
+    throw invalidOption(`${at}.allowCreate`, 'only Put creates an item at its URL', declared.allowCreate);
+  }
   for (const key of ['securityPostDenormalize', 'securityPostValidation'] as const) {
     if (declared[key] !== undefined && !BODY_KINDS.includes(declared.kind)) {
       throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'a rule' });
@@ -570,6 +576,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
       ? { securityPostValidationMessage: declared.securityPostValidationMessage } : {}),
     summary: declared.summary ?? defaultSummary(declared.kind, o.shortName),
     strictQueryParameterValidation: declared.strictQueryParameterValidation === true,
+    allowCreate: declared.allowCreate === true,
     ...(cacheHeaders !== undefined ? { cacheHeaders: Object.freeze({ ...cacheHeaders }) } : {}),
     ...(inputFormats !== undefined ? { inputFormats: Object.freeze([...inputFormats]) } : {}),
     ...(outputFormats !== undefined ? { outputFormats: Object.freeze([...outputFormats]) } : {}),

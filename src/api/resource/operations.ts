@@ -149,6 +149,17 @@ export interface OperationOptions {
   /** A sentence for the documentation (Hydra `hydra:title`, OpenAPI `summary`). */
   summary?: string;
   /**
+   * `Put` only (API Platform 3.4's `allowCreate`, RFC 9110 §9.3.4): a PUT to an id that names no
+   * item creates it with that id, whatever the identifier's type (an integer one moves the store's
+   * counter past it, so later POSTs never reuse it): 201 Created with `Location`. `security` sees
+   * `object` null and `securityPostDenormalize` / `securityPostValidation` `previousObject` null.
+   * `If-Match` on such an id is a 412, and `If-None-Match: *` makes the PUT create only (a 412
+   * when the item exists). Without it, a PUT to an unknown id is a 404.
+   * @default false
+   * @example Put({ allowCreate: true })
+   */
+  allowCreate?: boolean;
+  /**
    * `GetCollection` only (API Platform 3.4's operation option of the same name): a query
    * parameter that is unknown, given twice, or whose value a filter cannot read is a 400 naming
    * it, and so is an `itemsPerPage` above the maximum. Without it, as API Platform does by
@@ -252,7 +263,10 @@ export function Post(options: OperationOptions = {}): OperationDeclaration {
   return declare('Post', options);
 }
 
-/** Replaces an item (`PUT /api/books/{id}`); never creates one: an unknown id is a 404. */
+/**
+ * Replaces an item (`PUT /api/books/{id}`); an unknown id is a 404, unless `allowCreate` makes
+ * the PUT create it (201).
+ */
 export function Put(options: OperationOptions = {}): OperationDeclaration {
   return declare('Put', options);
 }

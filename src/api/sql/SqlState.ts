@@ -179,7 +179,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       throw new TypeError(`${resource.shortName}: a string id is given by the client`);
     }
     // the id the store writes (integer ids: the database's identity)
-    const id = type === 'integer' ? undefined : given ?? uuidV7();
+    const id = type === 'integer' ? given : given ?? uuidV7();
     return this.write(resource, context, 'save', async (trx) => {
       if (given !== undefined && id !== undefined && await this.find(trx, resource, id) !== null) {
         return { status: 'duplicate' };
@@ -192,8 +192,20 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
         })
         .returning(this.columnNames(resource))
         .executeTakeFirstOrThrow() as Record<string, unknown>;
+      if (type === 'integer' && id !== undefined) await this.skipPast(trx, resource);
       return { status: 'ok', item: await this.withLinks(trx, resource, itemOf(resource, row), data) };
     });
+  }
+
+  /**
+   * After an integer id was written by hand (a Put that creates): PostgreSQL's identity moves past
+   * the largest id, so the next POST does not collide with it (SQLite's AUTOINCREMENT does so itself).
+   */
+  private async skipPast(trx: SqlDatabase, resource: ResourceMetadata): Promise<void> {
+    if (this.options.flavour !== 'postgres') return;
+    const table = `"${resource.table.replace(/"/g, '""')}"`;
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'),
+      GREATEST((SELECT max(id) FROM ${sql.table(resource.table)}), 1))`.execute(trx);
   }
 
   async replace(

@@ -76,7 +76,10 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     return Promise.resolve(item);
   }
 
-  /** Stores a new item with the given id (`uuid`, `string`) or the next one, and version 1. */
+  /**
+   * Stores a new item with the given id (`uuid`, `string`; an `integer` one from a Put that
+   * creates, after which the counter continues past it) or the next one, and version 1.
+   */
   create(
     resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, _context?: StateContext, given?: ItemId,
   ): Promise<WriteOutcome> {
@@ -85,12 +88,16 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
     if (type === 'string' && given === undefined) {
       throw new TypeError(`${resource.shortName}: a string id is given by the client`);
     }
-    if (type !== 'integer' && given !== undefined && table.has(given)) return Promise.resolve({ status: 'duplicate' });
+    if (given !== undefined && table.has(given)) return Promise.resolve({ status: 'duplicate' });
     const bad = this.badRelation(resource, data);
     if (bad !== undefined) return Promise.resolve({ status: 'invalid_relation', ...bad });
     let id: ItemId;
     if (type !== 'integer') id = given ?? uuidV7();
-    else {
+    else if (given !== undefined) {
+      // a Put that creates: the counter moves past the client's id, so no later create takes it
+      id = given;
+      this.nextIds.set(resource.shortName, Math.max(this.nextIds.get(resource.shortName) ?? 1, Number(given) + 1));
+    } else {
       id = this.nextIds.get(resource.shortName) ?? 1;
       this.nextIds.set(resource.shortName, id + 1);
     }

@@ -24,10 +24,16 @@ export type IdentifierType = 'integer' | 'uuid' | 'string';
 /** The identifier types, for option validation. */
 export const IDENTIFIER_TYPES: readonly IdentifierType[] = ['integer', 'uuid', 'string'];
 
+/**
+ * The largest `integer` identifier: the SQL stores' `integer` column (PostgreSQL's is 32 bits; a
+ * larger id in a URL names no item, a 404, rather than the database's range error).
+ */
+export const MAX_INTEGER_ID = 2147483647;
+
 /** The longest `string` identifier, in characters (a URL segment; an index key in SQL). */
 export const MAX_STRING_ID_LENGTH = 255;
 
-const INTEGER = /^[1-9]\d{0,14}$/;
+const INTEGER = /^[1-9]\d{0,9}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -44,14 +50,14 @@ export const ID_REQUIREMENTS: Readonly<Record<IdentifierType, string>> = Object.
  * An id as the type holds it, from its text (a decoded URL segment, a query value, a form field).
  * @param type - the resource's identifier type (`integer` when undefined)
  * @param raw - the text, already percent-decoded
- * @returns `integer`: the number (1 to 15 digits, no leading zero); `uuid`: the UUID in lower case;
+ * @returns `integer`: the number (1 to {@link MAX_INTEGER_ID}, no leading zero); `uuid`: the UUID in lower case;
  *   `string`: the text (1 to {@link MAX_STRING_ID_LENGTH} characters, no U+0000, which PostgreSQL's
  *   text refuses, no `/`: the router decodes `%2F` before matching, as Symfony's does, so such an
  *   id could not be one path segment); null when the text cannot be one (no item has it: a 404 in a URL)
  */
 export function parseItemId(type: IdentifierType | undefined, raw: string): ItemId | null {
   switch (type ?? 'integer') {
-    case 'integer': return INTEGER.test(raw) ? Number(raw) : null;
+    case 'integer': return INTEGER.test(raw) && Number(raw) <= MAX_INTEGER_ID ? Number(raw) : null;
     case 'uuid': return UUID.test(raw) ? raw.toLowerCase() : null;
     case 'string': return raw !== '' && raw.length <= MAX_STRING_ID_LENGTH && !/[\0/]/.test(raw) ? raw : null;
   }
