@@ -147,8 +147,8 @@ export function adminResource(
       input: FIELD_TYPES[type].input,
       required: !u.optional && !u.nullable && p.kind !== 'boolean',
       // the back office has no control for an array or object, nor for a list of items, yet: it shows
-      // a json or to-many value, read-only
-      readOnly: p.readOnly || p.kind === 'json' || p.kind === 'relations',
+      // a json, embeddable or to-many value, read-only
+      readOnly: p.readOnly || p.kind === 'json' || p.kind === 'embedded' || p.kind === 'relations',
       writeOnly: p.writeOnly,
       ...(help !== undefined ? { help } : {}),
       ...(step !== undefined ? { step } : {}),

@@ -10,6 +10,7 @@
 export {
   relation, toMany, readOnly, writeOnly, text, groups, maxDepth, type PropertyMeta,
 } from './schema/relation';
+export { embeddable, type EmbeddableOptions } from './schema/embeddable';
 export {
   GetCollection, Get, Post, Put, Patch, Delete,
   type OperationKind, type OperationOptions, type OperationDeclaration, type SecurityRule, type PostValidationContext,

@@ -1,5 +1,5 @@
 import type { StoredItem } from '../state/types';
-import { collectionJsonLd, entrypointJsonLd, itemJsonLdHead } from '../serializer/jsonld';
+import { collectionJsonLd, entrypointJsonLd, itemJsonLdHead, typeEmbeddables } from '../serializer/jsonld';
 import { HttpError } from '../../http/errors';
 import { idFromPath } from '../resource/identifierSchema';
 import { idFromIri } from '../serializer/iri';
@@ -9,11 +9,13 @@ import { jsonObject } from './json';
 import { HYDRA_ERROR_LINK, PROBLEM_CONTENT_TYPE, problemDetails } from './problemDetails';
 
 /**
- * An item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its properties.
+ * An item in JSON-LD: `@context` (a document of its own), `@id`, `@type`, then its properties
+ * (an embeddable's value object with its `@type`).
  * @param iri - the document's `@id` (`ItemContext.itemIri`); a member's is its own IRI
  */
 function jsonLdItem(c: FormatContext, item: StoredItem, withContext: boolean, iri?: string): Record<string, unknown> {
-  return c.normalize(item, itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext, iri));
+  const head = itemJsonLdHead(c.resource, item.id, c.paths, c.base, withContext, iri);
+  return typeEmbeddables(c.resource, c.normalize(item, head));
 }
 
 /**

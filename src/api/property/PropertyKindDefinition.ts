@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Violation } from '../http/ApiErrors';
 import type { FilterType } from '../resource/filters';
 import type { UnwrappedSchema } from '../schema/metadata';
@@ -53,7 +54,17 @@ export type QueryValue = { readonly value: string | number | boolean } | { reado
 export type StoredValue = { readonly value: unknown } | { readonly violation: Violation };
 
 /** The parts of a property's metadata that its kind decides (read from its schema). */
-export type KindMetadata = Pick<PropertyMetadata, 'kind'> & Partial<Pick<PropertyMetadata, 'enumValues' | 'relation'>>;
+export type KindMetadata = Pick<PropertyMetadata, 'kind'>
+  & Partial<Pick<PropertyMetadata, 'enumValues' | 'relation' | 'embeddable'>>;
+
+/** What a kind made of other properties (an embeddable) reads its fields with: the schema reader's own. */
+export interface SchemaReader {
+  /**
+   * The properties of an object schema's shape (`propertiesOf`).
+   * @throws KernelConfigError for a field of no supported kind
+   */
+  readonly properties: (shape: Readonly<Record<string, z.ZodType>>, option: string) => PropertyMetadata[];
+}
 
 /** One property kind. Every function receives values that are not null (the callers handle null). */
 export interface PropertyKindDefinition<K extends PropertyKind = PropertyKind> {
@@ -67,9 +78,10 @@ export interface PropertyKindDefinition<K extends PropertyKind = PropertyKind> {
    * The kind's metadata when the (unwrapped) schema is of this kind, else undefined. The kinds'
    * tests exclude one another: at most one kind recognises a schema.
    * @param option - the option path for messages, e.g. `resources.Book.schema.tags`
+   * @param reader - reads the fields of a kind made of properties (an embeddable's)
    * @throws KernelConfigError when the schema is of this kind but cannot be used (an enum of numbers)
    */
-  readonly fromSchema: (schema: UnwrappedSchema, option: string) => KindMetadata | undefined;
+  readonly fromSchema: (schema: UnwrappedSchema, option: string, reader: SchemaReader) => KindMetadata | undefined;
 
   /** PHP's type of the kind, as API Platform's 400 names it (`The type of … must be "int"`). */
   readonly phpType: string;
@@ -78,8 +90,11 @@ export interface PropertyKindDefinition<K extends PropertyKind = PropertyKind> {
    * API Platform's serializer refuses a value of the wrong type), else undefined.
    */
   readonly typeError: (value: unknown, property: PropertyMetadata, wire: WireContext) => string | undefined;
-  /** A client's value before the schema validates it (a datetime with an offset read as UTC). */
-  readonly beforeValidation?: (value: unknown) => unknown;
+  /**
+   * A client's value before the schema validates it (a datetime with an offset read as UTC; an
+   * embeddable's fields each by their kind).
+   */
+  readonly beforeValidation?: (value: unknown, property: PropertyMetadata) => unknown;
   /** A validated client value in the stored shape (an IRI to the target's id), or a violation. */
   readonly toStored: (value: unknown, property: PropertyMetadata, wire: WireContext) => StoredValue;
   /** A stored value as sent (an id to its IRI, a UTC datetime with `+00:00`). */
@@ -114,6 +129,19 @@ export interface PropertyKindDefinition<K extends PropertyKind = PropertyKind> {
      * (the server types a parameter as the column's `integer` and would refuse `1.5`).
      */
     readonly integerColumn: boolean;
+    /**
+     * For a kind stored in several columns (an embeddable, a column per field): its columns, each
+     * as the property it stores, named as the column (`address_city`), and how a value (in the
+     * contract's shape, or null) is split into them and read back. Absent: one column, named as
+     * the property, through `toColumn` and `fromColumn`.
+     */
+    readonly split?: {
+      readonly columns: (property: PropertyMetadata) => readonly PropertyMetadata[];
+      /** The columns' values in the contract's shapes, by column name (all null for null). */
+      readonly toColumns: (value: unknown, property: PropertyMetadata) => Record<string, unknown>;
+      /** The value from the columns' values (in the contract's shapes, by column name). */
+      readonly fromColumns: (values: Readonly<Record<string, unknown>>, property: PropertyMetadata) => unknown;
+    };
   };
 
 }

@@ -2,9 +2,10 @@ import { invalidOption } from '../../config/optionError';
 import type { UnwrappedSchema } from '../schema/metadata';
 import { zodDef } from '../schema/zodDef';
 import type { PropertyKind } from '../state/types';
-import type { KindMetadata, PropertyKindDefinition } from './PropertyKindDefinition';
+import type { KindMetadata, PropertyKindDefinition, SchemaReader } from './PropertyKindDefinition';
 import { BOOLEAN_KIND } from './kinds/boolean';
 import { DATE_KIND, DATETIME_KIND } from './kinds/date';
+import { EMBEDDED_KIND } from './kinds/embedded';
 import { ENUM_KIND } from './kinds/enum';
 import { JSON_KIND } from './kinds/json';
 import { INTEGER_KIND, NUMBER_KIND } from './kinds/number';
@@ -33,6 +34,7 @@ const DEFINITIONS: { readonly [K in PropertyKind]: PropertyKindDefinition<K> } =
   relation: RELATION_KIND,
   relations: RELATIONS_KIND,
   json: JSON_KIND,
+  embedded: EMBEDDED_KIND,
 });
 
 const ALL: readonly PropertyKindDefinition[] = Object.freeze(Object.values(DEFINITIONS));
@@ -57,11 +59,12 @@ function listed(items: readonly string[]): string {
  * The kind of an unwrapped property schema, with what the kind reads from it (enum values, a
  * relation's target).
  * @param option - the option path for messages, e.g. `resources.Book.schema.tags`
+ * @param reader - how a kind made of properties (an embeddable) reads its fields
  * @throws KernelConfigError when no kind recognises the schema, listing the supported ones
  */
-export function kindOfSchema(schema: UnwrappedSchema, option: string): KindMetadata {
+export function kindOfSchema(schema: UnwrappedSchema, option: string, reader: SchemaReader): KindMetadata {
   for (const definition of ALL) {
-    const found = definition.fromSchema(schema, option);
+    const found = definition.fromSchema(schema, option, reader);
     if (found !== undefined) return found;
   }
   const hints = [...new Set(ALL.flatMap((d) => (d.schemaHint === undefined ? [] : [d.schemaHint])))];

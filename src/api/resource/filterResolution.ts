@@ -163,7 +163,10 @@ function pathProblem(problem: PropertyPathProblem, path: string): { what: string
         : { what: where, hint: `did you mean "${best}"?` };
     }
     case 'not_a_relation':
-      return { what: `"${segment}" of ${resource.shortName} is no relation: a dotted path crosses relations only` };
+      return {
+        what: `"${segment}" of ${resource.shortName} is no relation: a dotted path crosses relations, `
+          + 'and an embeddable to one of its fields, only',
+      };
     case 'unknown_resource':
       return { what: `"${segment}" of ${resource.shortName} is a relation to a resource that is not in the API` };
     case 'too_deep':

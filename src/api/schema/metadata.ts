@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
+import type { SchemaReader } from '../property/PropertyKindDefinition';
 import { kindOfSchema } from '../property/propertyKinds';
 import type { PropertyMetadata } from '../state/types';
 import type { PropertyMeta } from './relation';
@@ -55,6 +56,9 @@ export function unwrapSchema(schema: z.ZodType): UnwrappedSchema {
   };
 }
 
+/** How an embeddable reads its fields: as a schema's properties. */
+const READER: SchemaReader = { properties: (shape, option) => propertiesOf(shape, option) };
+
 /**
  * The properties of a resource's schema, `id` left out (the store's integer identifier).
  * @param shape - the zod object's shape
@@ -69,7 +73,7 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
       throw invalidOption(`${option}.${name}`, 'expected a property name of letters, digits and _', name);
     }
     const u = unwrapSchema(schema);
-    const kind = kindOfSchema(u, `${option}.${name}`);
+    const kind = kindOfSchema(u, `${option}.${name}`, READER);
     properties.push(Object.freeze({
       name,
       ...kind,

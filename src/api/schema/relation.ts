@@ -42,6 +42,8 @@ export interface PropertyMeta {
   readonly groups?: readonly string[];
   /** symfony's `#[MaxDepth]` ({@link maxDepth}). */
   readonly maxDepth?: number;
+  /** An embeddable value object's name (`embeddable()`, `schema/embeddable.ts`). */
+  readonly embeddable?: string;
 }
 
 /**

@@ -31,3 +31,8 @@ export function isIntegerSchema(schema: z.ZodType): boolean {
 export function enumOptions(schema: z.ZodType): readonly unknown[] {
   return (schema as unknown as { options: unknown[] }).options;
 }
+
+/** The fields of an object schema (`z.object({...}).shape`). */
+export function objectShape(schema: z.ZodType): Readonly<Record<string, z.ZodType>> {
+  return (schema as unknown as { shape: Record<string, z.ZodType> }).shape;
+}

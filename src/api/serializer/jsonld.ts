@@ -4,6 +4,7 @@ import { kindDefinition } from '../property/propertyKinds';
 import type { CollectionPage, ItemId } from '../state/types';
 import { type ApiPaths, iriRoot, type RequestBase, resourceIriRoot, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
+import { EMBEDDED_RESOURCE } from './normalize';
 import type { PageLinks } from './pagination';
 
 /**
@@ -44,6 +45,30 @@ export function itemJsonLdHead(
   return withContext
     ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': resource.shortName }
     : { '@id': iri, '@type': resource.shortName };
+}
+
+/**
+ * A normalized item with its embeddables' JSON-LD type: each embedded value object starts with
+ * `@type`, its class name (`{ "@type": "Address", "city": "Paris" }`), and no `@id` (it has no
+ * identity), as API Platform 3.4 writes an embeddable (`EmbeddableDummy` in its Behat
+ * scenarios); the same inside embedded documents ({@link EMBEDDED_RESOURCE}). Changes `doc` in place.
+ * @returns `doc`
+ */
+export function typeEmbeddables(resource: Resource, doc: Record<string, unknown>): Record<string, unknown> {
+  for (const p of resource.metadata.properties) {
+    const v = doc[p.name];
+    if (typeof v !== 'object' || v === null) continue;
+    if (p.embeddable !== undefined && !Array.isArray(v)) {
+      doc[p.name] = { '@type': p.embeddable.name, ...v };
+      continue;
+    }
+    for (const nested of Array.isArray(v) ? v as unknown[] : [v]) {
+      if (typeof nested !== 'object' || nested === null) continue;
+      const target = (nested as { [EMBEDDED_RESOURCE]?: Resource })[EMBEDDED_RESOURCE];
+      if (target !== undefined) typeEmbeddables(target, nested as Record<string, unknown>);
+    }
+  }
+  return doc;
 }
 
 /** The `hydra:search` IRI template of a resource's filters, or undefined without filters. */

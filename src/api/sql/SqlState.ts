@@ -6,7 +6,7 @@ import type {
   StoredItem, WriteOutcome, ItemId,
 } from '../state/types';
 import { uuidV7 } from '../state/identifier';
-import { hasColumn, itemOf, rowOf, VERSION_COLUMN } from './columns';
+import { itemOf, resourceColumns, rowOf, VERSION_COLUMN } from './columns';
 import { attachLinks, missingTarget, SOURCE_COLUMN, TARGET_COLUMN, writeLinks } from './joinTables';
 import { orderOf, whereOf, type CaseFolding } from './conditions';
 import { readForeignKeys, type ForeignKey } from './foreignKeys';
@@ -335,7 +335,7 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
   }
 
   private columnNames(resource: ResourceMetadata): string[] {
-    return ['id', VERSION_COLUMN, ...resource.properties.filter(hasColumn).map((p) => p.name)];
+    return ['id', VERSION_COLUMN, ...resourceColumns(resource).map((c) => c.name)];
   }
 
   private columns(resource: ResourceMetadata): ReturnType<typeof sql.join> {

@@ -57,12 +57,47 @@ export function hasColumn(property: PropertyMetadata): boolean {
   return property.kind !== 'relations';
 }
 
+/**
+ * The columns of a property, each as the property it stores named as the column: the property
+ * itself, or, for a kind stored in several (an embeddable), one per field (`address_city`);
+ * none for a to-many relation.
+ */
+export function columnsOf(property: PropertyMetadata): readonly PropertyMetadata[] {
+  if (!hasColumn(property)) return [];
+  const split = kindDefinition(property.kind).sql.split;
+  return split === undefined ? [property] : split.columns(property);
+}
+
+/** Every column of a resource's properties (`id` and `version` left out), as {@link columnsOf} gives them. */
+export function resourceColumns(resource: ResourceMetadata): PropertyMetadata[] {
+  return resource.properties.flatMap((p) => columnsOf(p));
+}
+
+/**
+ * The column a filter or an order names: `id`, a property's own, or an embeddable's field by its
+ * dotted path (`address.city`: the column `address_city`), as the property it stores; undefined
+ * when the resource has none such.
+ */
+export function columnOfPath(resource: ResourceMetadata, name: string): PropertyMetadata | undefined {
+  const dot = name.indexOf('.');
+  if (dot < 0) return resource.properties.find((p) => p.name === name);
+  const owner = resource.properties.find((p) => p.name === name.slice(0, dot) && p.embeddable !== undefined);
+  const field = name.slice(dot + 1);
+  return owner === undefined ? undefined : columnsOf(owner).find((c) => c.name === `${owner.name}_${field}`);
+}
+
 /** The row values of an item's properties, by column name (to-many relations left out). */
 export function rowOf(
   resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, flavour: SqlFlavour,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const p of resource.properties) if (hasColumn(p)) row[p.name] = toColumn(p, data[p.name], flavour);
+  for (const p of resource.properties) {
+    if (!hasColumn(p)) continue;
+    const split = kindDefinition(p.kind).sql.split;
+    if (split === undefined) { row[p.name] = toColumn(p, data[p.name], flavour); continue; }
+    const values = split.toColumns(data[p.name] ?? null, p);
+    for (const c of split.columns(p)) row[c.name] = toColumn(c, values[c.name], flavour);
+  }
   return row;
 }
 
@@ -72,6 +107,13 @@ export function rowOf(
  */
 export function itemOf(resource: ResourceMetadata, row: Readonly<Record<string, unknown>>): StoredItem {
   const data: Record<string, unknown> = {};
-  for (const p of resource.properties) if (hasColumn(p)) data[p.name] = fromColumn(p, row[p.name]);
+  for (const p of resource.properties) {
+    if (!hasColumn(p)) continue;
+    const split = kindDefinition(p.kind).sql.split;
+    if (split === undefined) { data[p.name] = fromColumn(p, row[p.name]); continue; }
+    const values: Record<string, unknown> = {};
+    for (const c of split.columns(p)) values[c.name] = fromColumn(c, row[c.name]);
+    data[p.name] = split.fromColumns(values, p);
+  }
   return { id: idOfColumn(resource, row.id), version: Number(row[VERSION_COLUMN]), data };
 }

@@ -3,7 +3,7 @@ import { kindDefinition } from '../property/propertyKinds';
 import type {
   FilterCondition, OrderBy, PropertyKind, PropertyMetadata, ResourceMetadata, SearchStrategy,
 } from '../state/types';
-import { toColumn } from './columns';
+import { columnOfPath, columnsOf, toColumn } from './columns';
 import { joinTableOf, SOURCE_COLUMN, TARGET_COLUMN } from './joinTables';
 import type { SqlFlavour } from './LoggedDialect';
 
@@ -88,12 +88,17 @@ export function predicateOf(
   resource: ResourceMetadata, condition: FilterCondition, rules: ConditionCompiler,
 ): RawBuilder<SqlBool> {
   if (condition.type === 'any') return or(condition.conditions.map((c) => predicateOf(resource, c, rules)));
-  const property = condition.property === 'id' ? ID_PROPERTY
-    : resource.properties.find((p) => p.name === condition.property);
+  // an embeddable's field by its path (`address.city`) is its column (`address_city`)
+  const property = condition.property === 'id' ? ID_PROPERTY : columnOfPath(resource, condition.property);
   if (property === undefined) {
     throw new Error(`${resource.shortName} has no property "${condition.property}" to filter on`);
   }
   if (property.kind === 'relations') return linkPredicate(resource, property, condition, rules);
+  if (property.kind === 'embedded' && condition.type === 'exists') {
+    // an embeddable is null when every column of its fields is
+    const set = or(columnsOf(property).map((c) => sql<SqlBool>`${sql.ref(c.name)} is not null`));
+    return condition.value ? set : sql<SqlBool>`not ${set}`;
+  }
   const column = sql.ref(property.name);
   switch (condition.type) {
     case 'related': {
@@ -188,8 +193,10 @@ export function orderOf(resource: ResourceMetadata, order: readonly OrderBy[]): 
 
 /** What one {@link OrderBy} sorts by: the column, or the nested subqueries through its relations. */
 function sortKey(resource: ResourceMetadata, o: OrderBy): RawBuilder<unknown> {
-  const has = (r: ResourceMetadata, name: string, kind?: PropertyKind): boolean =>
-    name === 'id' || r.properties.some((p) => p.name === name && (kind === undefined || p.kind === kind));
+  const has = (r: ResourceMetadata, name: string, kind?: PropertyKind): boolean => {
+    const found = name === 'id' ? undefined : columnOfPath(r, name);
+    return name === 'id' || (found !== undefined && (kind === undefined || found.kind === kind));
+  };
   const steps = o.through ?? [];
   let owner = resource;
   for (const step of steps) {
@@ -199,14 +206,16 @@ function sortKey(resource: ResourceMetadata, o: OrderBy): RawBuilder<unknown> {
     owner = step.target;
   }
   if (!has(owner, o.property)) throw new Error(`${owner.shortName} has no property "${o.property}" to order by`);
+  // an embeddable's field (`address.city`) sorts by its column (`address_city`)
+  const column = o.property === 'id' ? 'id' : columnOfPath(owner, o.property)?.name ?? o.property;
   // the id of steps[k]'s target is in `outer`; the subquery reads the next column from it
   const build = (k: number, outer: RawBuilder<unknown>): RawBuilder<unknown> => {
     const alias = `t${k + 1}`;
     const inner = k + 1 === steps.length
-      ? sql.ref(`${alias}.${o.property}`) : build(k + 1, sql.ref(`${alias}.${steps[k + 1].property}`));
+      ? sql.ref(`${alias}.${column}`) : build(k + 1, sql.ref(`${alias}.${steps[k + 1].property}`));
     return sql`(select ${inner} from ${sql.table(steps[k].target.table)} as ${sql.id(alias)}
       where ${sql.ref(`${alias}.id`)} = ${outer})`;
   };
-  if (steps.length === 0) return sql.ref(o.property);
+  if (steps.length === 0) return sql.ref(column);
   return build(0, sql.ref(`${resource.table}.${steps[0].property}`));
 }

@@ -1,6 +1,6 @@
 import { SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { ResourceMetadata } from '../state/types';
-import { columnType, hasColumn, idColumnType, VERSION_COLUMN } from './columns';
+import { columnsOf, columnType, hasColumn, idColumnType, VERSION_COLUMN } from './columns';
 import { createJoinTable, joinTableOf, toManyProperties } from './joinTables';
 import type { SqlFlavour } from './LoggedDialect';
 import type { SqlDatabase } from './SqlState';
@@ -69,6 +69,7 @@ export async function createResourceTable(
       (c) => c.primaryKey());
   table = table.addColumn(VERSION_COLUMN, 'integer', (c) => c.notNull().defaultTo(1));
   const relations: string[] = [];
+  const taken = new Set<string>();
   for (const p of resource.properties) {
     if (RESERVED.has(p.name)) {
       throw new Error(`${resource.shortName}: a property may not be named "${p.name}" (the store's own column)`);
@@ -77,14 +78,21 @@ export async function createResourceTable(
     if ((p.kind === 'relation' || p.kind === 'relations') && target === undefined) {
       throw new Error(`${resource.shortName}.${p.name}: no table for the related resource "${p.relation ?? ''}"`);
     }
-    if (!hasColumn(p)) continue;
-    const type = target !== undefined ? idColumnType(target, flavour) : columnType(p, flavour);
-    table = table.addColumn(p.name, sql.raw(type), (c) => {
-      let column = p.nullable ? c : c.notNull();
-      if (target !== undefined) column = column.references(`${target.table}.id`).onDelete('restrict');
-      return column;
-    });
-    if (target !== undefined) relations.push(p.name);
+    // a property's columns: its own, or an embeddable's, one per field (`address_city`)
+    for (const c of columnsOf(p)) {
+      if (RESERVED.has(c.name) || taken.has(c.name)) {
+        throw new Error(`${resource.shortName}.${p.name}: the column "${c.name}" is taken (the store's own, or `
+          + 'another property\'s or embeddable field\'s): rename one of them');
+      }
+      taken.add(c.name);
+      const type = target !== undefined ? idColumnType(target, flavour) : columnType(c, flavour);
+      table = table.addColumn(c.name, sql.raw(type), (b) => {
+        let column = c.nullable ? b : b.notNull();
+        if (target !== undefined) column = column.references(`${target.table}.id`).onDelete('restrict');
+        return column;
+      });
+    }
+    if (target !== undefined && hasColumn(p)) relations.push(p.name);
   }
   await table.execute();
   for (const column of relations) {

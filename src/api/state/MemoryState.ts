@@ -231,9 +231,13 @@ export function distinctIds<T extends ItemId>(ids: readonly T[]): T[] {
   return [...new Set(ids)].sort(compareIds);
 }
 
-/** A property's value; `id` is the identifier. */
+/** A property's value; `id` is the identifier; `address.city` an embeddable's field (null when it is). */
 function valueOf(item: StoredItem, property: string): unknown {
-  return property === 'id' ? item.id : item.data[property];
+  if (property === 'id') return item.id;
+  const dot = property.indexOf('.');
+  if (dot < 0) return item.data[property];
+  const object = item.data[property.slice(0, dot)] as Readonly<Record<string, unknown>> | null | undefined;
+  return object?.[property.slice(dot + 1)] ?? null;
 }
 
 /** The value an item sorts by: its property, or the related item's through to-one relations (null if none). */

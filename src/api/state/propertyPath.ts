@@ -56,10 +56,26 @@ export const IDENTIFIER_PROPERTY: PropertyMetadata = Object.freeze({
   name: 'id', kind: 'integer', nullable: false, readOnly: true, writeOnly: false,
 });
 
+const FIELDS = new WeakMap<PropertyMetadata, ResourceMetadata>();
+
+/** An embedded property's fields as the properties of a resource named after the embeddable (`Address`). */
+function embeddableFields(property: PropertyMetadata): ResourceMetadata {
+  let fields = FIELDS.get(property);
+  if (fields === undefined) {
+    const e = property.embeddable!;
+    fields = Object.freeze({ shortName: e.name, table: '', properties: e.fields });
+    FIELDS.set(property, fields);
+  }
+  return fields;
+}
+
 /**
  * Resolves a dotted property path from a resource.
  * @param resource - where the path starts (`Book`)
- * @param path - property names joined by dots (`author.name`); a single name is a plain property
+ * @param path - property names joined by dots (`author.name`); a single name is a plain property;
+ *   through an embeddable, its field (`address.city`, `author.address.city`): the resolved
+ *   `property` is the field named by its path from its owner (`address.city`), as conditions and
+ *   orders name it to the stores
  * @param resolve - a resource's metadata by short name (the relation's `relation`)
  * @param options - `identifier`: a last segment `id` is the item's identifier
  *   ({@link IDENTIFIER_PROPERTY}; API Platform's filters on `id`, `relatedDummy.id`); `toMany`:
@@ -76,11 +92,21 @@ export function propertyPath(
   const relations: PropertyMetadata[] = [];
   const targets: ResourceMetadata[] = [];
   let owner = resource;
+  /** The embedded property crossed (`address` of `address.city`): the last segment is one of its fields. */
+  let embedded: PropertyMetadata | undefined;
+  let fields: ResourceMetadata | undefined;
   const readable = (name: string): PropertyMetadata | undefined =>
-    owner.properties.find((p) => p.name === name && !p.writeOnly);
+    (fields ?? owner).properties.find((p) => p.name === name && !p.writeOnly);
   for (const segment of segments) {
     const relation = readable(segment);
-    if (relation === undefined) return { problem: 'unknown_property', segment, resource: owner };
+    if (relation === undefined) return { problem: 'unknown_property', segment, resource: fields ?? owner };
+    if (relation.embeddable !== undefined && fields === undefined) {
+      // an embeddable's fields, looked up as the properties of a resource named after its class
+      embedded = relation;
+      fields = embeddableFields(relation);
+      continue;
+    }
+    if (fields !== undefined) return { problem: 'not_a_relation', segment, resource: fields };
     const crossable = relation.kind === 'relation' || (options.toMany === true && relation.kind === 'relations');
     if (!crossable || relation.relation === undefined) {
       return { problem: 'not_a_relation', segment, resource: owner };
@@ -92,8 +118,11 @@ export function propertyPath(
     targets.push(target);
     owner = target;
   }
-  const property = options.identifier === true && last === 'id' ? IDENTIFIER_PROPERTY : readable(last);
-  if (property === undefined) return { problem: 'unknown_property', segment: last, resource: owner };
+  const found = options.identifier === true && last === 'id' && fields === undefined ? IDENTIFIER_PROPERTY
+    : readable(last);
+  if (found === undefined) return { problem: 'unknown_property', segment: last, resource: fields ?? owner };
+  // an embeddable's field is named by its path from the owner (`address.city`), as stores read it
+  const property = embedded === undefined ? found : Object.freeze({ ...found, name: `${embedded.name}.${found.name}` });
   const wrap = (condition: FilterCondition): FilterCondition => relations.reduceRight<FilterCondition>(
     (inner, relation, k) => ({ type: 'related', property: relation.name, target: targets[k], condition: inner }),
     condition);

@@ -22,13 +22,30 @@ export type { IdentifierType, ItemId } from './identifier';
  * `relation`: the target item's id ({@link ItemId}: a number, or a string for a `uuid` or `string`
  * target); `relations` (to-many): the target items' ids, distinct, in ascending order
  * (`compareIds`; `[]` for none, never null); `json`: an array or a plain
- * object of JSON values. Any of the others may be null when `nullable`. No string
+ * object of JSON values; `embedded` (an embeddable value object, `embeddable()`): a plain object
+ * with every field of {@link PropertyMetadata.embeddable}, each in its own kind's shape or null.
+ * Any of the others may be null when `nullable`. No string
  * the API layer hands a store (a value, a filter's value) holds U+0000: PostgreSQL's text cannot
  * store one, so the API refuses it (a 400 in a query, a 422 in a body) before any store sees it.
  */
 export type PropertyKind =
   | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'enum' | 'relation' | 'relations'
-  | 'json';
+  | 'json' | 'embedded';
+
+/**
+ * An embeddable value object's fields (Doctrine's `#[Embeddable]` class; `embeddable()`): a
+ * property of kind `embedded` holds one, stored inline (SQL: a column per field named
+ * `<property>_<field>`, Doctrine's column prefix). Filters and orders name a field by a dotted
+ * path (`address.city`).
+ */
+export interface EmbeddableMetadata {
+  /** The value object's class name (`Address`): the JSON-LD `@type`, the OpenAPI component. */
+  readonly name: string;
+  /** Its fields, as properties (scalar kinds, or `json`; never a relation nor another embeddable). */
+  readonly fields: readonly PropertyMetadata[];
+  /** The fields whose schema accepts null (`.nullable()`); a null sent for another is read as absent. */
+  readonly nullFields: readonly string[];
+}
 
 /** One property of a resource (the identifier `id` is not listed). */
 export interface PropertyMetadata {
@@ -45,6 +62,8 @@ export interface PropertyMetadata {
   readonly enumValues?: readonly string[];
   /** For kinds `relation` and `relations`: the target resource's short name (e.g. `Author`). */
   readonly relation?: string;
+  /** For kind `embedded`: the value object's name and fields. */
+  readonly embeddable?: EmbeddableMetadata;
   /** The schema's description (`.describe()` or `.meta({ description })`): Hydra `hydra:description`. */
   readonly description?: string;
   /**

@@ -54,7 +54,7 @@ export function writableView(resource: Resource, object: Readonly<Record<string,
     if (p.readOnly) continue;
     const v = Object.prototype.hasOwnProperty.call(object, p.name) ? object[p.name] : undefined;
     const before = kindDefinition(p.kind).beforeValidation;
-    if (v !== undefined) out[p.name] = before === undefined || v === null ? v : before(v);
+    if (v !== undefined) out[p.name] = before === undefined || v === null ? v : before(v, p);
     else if (nullable.has(p.name)) out[p.name] = null;
   }
   return out;

@@ -18,7 +18,7 @@ export const JSON_KIND = defineKind<'json'>({
   kind: 'json',
   schemaHint: 'JSON (z.array(), z.record(), z.object())',
   fromSchema: (u) => (JSON_TYPES.has(zodDef(u.inner).type) && u.meta.relation === undefined
-    ? { kind: 'json' } : undefined),
+    && u.meta.embeddable === undefined ? { kind: 'json' } : undefined),
   phpType: 'array',
   typeError: (value, p) => (typeof value === 'object' && value !== null ? undefined
     : `The type of the "${p.name}" attribute must be "array", "${phpTypeOf(value)}" given.`),
