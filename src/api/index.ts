@@ -17,6 +17,9 @@ export {
 } from './resource/operations';
 export { link, type Link } from './resource/Link';
 export {
+  validationGroups, GroupSequence, type ValidationContextOptions, type ValidationGroupList,
+} from './write/validationGroups';
+export {
   SearchFilter, OrderFilter, RangeFilter, BooleanFilter, DateFilter, ExistsFilter,
   type FilterType, type FilterDeclaration, type QueryParameter, type DateNullStrategy,
 } from './resource/filters';

@@ -522,6 +522,7 @@ export class ResourceEndpoint {
     }
     const data = toStoredDataWithEmbedded(
       this.resource, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale, this.paths.identifiers,
+      '', operation.validationContext,
     );
     if (previous === undefined && operation.kind === 'Post' && this.resource.identifier.writable) {
       const id = clientId(this.resource, object, req.locale);

@@ -24,6 +24,7 @@ import {
   ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
 } from './operations';
 import { urlGenerationStrategySchema, type UrlGenerationStrategy } from './urlGenerationStrategy';
+import { validationContextSchema, type ValidationContextOptions } from '../write/validationGroups';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
 
 const PROVIDER = 'a Provider (provide), a function (operation, uriVariables, context) or a store '
@@ -147,6 +148,7 @@ const operationSchema = optionsObject({
   cacheHeaders: cacheHeadersSchema.optional(),
   normalizationContext: normalizationContextSchema.optional(),
   denormalizationContext: denormalizationContextSchema.optional(),
+  validationContext: validationContextSchema.optional(),
   formats: formatNamesSchema.optional(),
   inputFormats: formatNamesSchema.optional(),
   outputFormats: formatNamesSchema.optional(),
@@ -248,6 +250,12 @@ export const resourceOptionsSchema = optionsObject({
    */
   denormalizationContext: denormalizationContextSchema.optional(),
   /**
+   * The validation groups of every write operation without its own (API Platform's
+   * `validationContext`; see the operation option).
+   * @default { groups: ['Default'] }
+   */
+  validationContext: validationContextSchema.optional(),
+  /**
    * The formats of every operation that has none of its own (API Platform's resource `formats`),
    * by name among the API's, in order of preference.
    * @default the API's
@@ -340,6 +348,8 @@ export interface ResolvedOperation {
   readonly normalizationContext: ResolvedNormalizationContext;
   /** The operation's `denormalizationContext`, else the resource's (groups). */
   readonly denormalizationContext: SerializationGroups;
+  /** The operation's `validationContext`, else the resource's; absent: `Default` alone. */
+  readonly validationContext?: ValidationContextOptions;
   /** The links of `uriVariables` (a subresource), in declaration order; none for most operations. */
   readonly links: readonly ResolvedLink[];
   /** The operation's `urlGenerationStrategy`, else the resource's; undefined: the API's. */
@@ -521,15 +531,17 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   if (declared.allowCreate !== undefined && declared.kind !== 'Put') {
     throw invalidOption(`${at}.allowCreate`, 'only Put creates an item at its URL', declared.allowCreate);
   }
-  for (const key of ['securityPostDenormalize', 'securityPostValidation'] as const) {
+  for (const key of ['securityPostDenormalize', 'securityPostValidation', 'validationContext'] as const) {
     if (declared[key] !== undefined && !BODY_KINDS.includes(declared.kind)) {
-      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'a rule' });
+      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'an option' });
     }
   }
   const name = declared.name ?? `${snakeCase(o.shortName)}_${snakeCase(declared.kind)}`;
   const security = declared.security ?? o.security;
   const cacheHeaders = declared.cacheHeaders ?? o.cacheHeaders;
   const strategy = declared.urlGenerationStrategy ?? o.urlGenerationStrategy;
+  const validationContext = BODY_KINDS.includes(declared.kind) ? declared.validationContext ?? o.validationContext
+    : undefined;
   // API Platform: an operation's formats replace the resource's; inputFormats/outputFormats the formats
   const inputFormats = declared.inputFormats ?? declared.formats ?? o.inputFormats ?? o.formats;
   const outputFormats = declared.outputFormats ?? declared.formats ?? o.outputFormats ?? o.formats;
@@ -588,6 +600,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     ...(declared.status !== undefined ? { status: declared.status } : {}),
     normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
     denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
+    ...(validationContext !== undefined ? { validationContext: Object.freeze({ ...validationContext }) } : {}),
     links,
     ...(strategy !== undefined ? { urlGenerationStrategy: strategy } : {}),
     pagination: operationPagination(declared, o, at),

@@ -9,6 +9,7 @@ import type { Provider, ProviderFunction } from '../state/Provider';
 import type { StateProcessor, StateProvider } from '../state/types';
 import type { Link } from './Link';
 import type { UrlGenerationStrategy } from './urlGenerationStrategy';
+import type { ValidationContextOptions } from '../write/validationGroups';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -197,6 +198,17 @@ export interface OperationOptions {
    * @example GetCollection({ formats: ['jsonld', 'json', 'csv'] })
    */
   formats?: readonly string[];
+  /**
+   * The validation groups of the body (API Platform's `validationContext`): only the constraints
+   * of properties in one of `groups` are checked (`validationGroups()` puts a property's
+   * constraints in groups; the others are in `Default`); outside them a property's type alone is.
+   * A `GroupSequence` validates its steps in order, reporting the first one that fails; a function
+   * of the object chooses the groups per write. Replaces the resource's. Only on `Post`, `Put`
+   * and `Patch`.
+   * @default the resource's, else `{ groups: ['Default'] }`
+   * @example Post({ uriTemplate: '/books/{id}/publish', validationContext: { groups: ['Default', 'publish'] } })
+   */
+  validationContext?: ValidationContextOptions;
   /** The formats of request bodies alone (API Platform's `inputFormats`). @default `formats` */
   inputFormats?: readonly string[];
   /** The formats of responses alone (API Platform's `outputFormats`). @default `formats` */

@@ -78,7 +78,8 @@ export function propertiesOf(shape: Readonly<Record<string, z.ZodType>>, option:
       name,
       ...kind,
       // a to-many relation is never null: none is []
-      nullable: kind.kind !== 'relations' && (u.nullable || u.optional),
+      // validation groups (`validationGroups()`): a write outside them may leave it empty
+      nullable: kind.kind !== 'relations' && (u.nullable || u.optional || Array.isArray(u.meta.validationGroups)),
       readOnly: u.readOnly,
       writeOnly: u.writeOnly,
       ...(typeof u.meta.description === 'string' ? { description: u.meta.description } : {}),

@@ -44,6 +44,8 @@ export interface PropertyMeta {
   readonly maxDepth?: number;
   /** An embeddable value object's name (`embeddable()`, `schema/embeddable.ts`). */
   readonly embeddable?: string;
+  /** The validation groups of the property's constraints (`validationGroups()`); absent: `Default`. */
+  readonly validationGroups?: readonly string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { EmbeddedWrite } from '../state/embeddedWrite';
 import type { IdentifierType } from '../state/identifier';
 import type { PropertyMetadata, StoredItem } from '../state/types';
 import { toStoredData } from './inputData';
+import type { ValidationContextOptions } from './validationGroups';
 
 /**
  * The nested documents of a body that the API accepted for writable embedded relations (API
@@ -72,6 +73,7 @@ export function toStoredDataWithEmbedded(
   locale?: string,
   identifiers?: Readonly<Record<string, IdentifierType>>,
   path = '',
+  validation?: ValidationContextOptions,
 ): Record<string, unknown> {
   const violations: Violation[] = [];
   const writes = new Map<string, Map<number, EmbeddedWrite>>();
@@ -114,7 +116,7 @@ export function toStoredDataWithEmbedded(
   }
   let data: Record<string, unknown> = {};
   try {
-    data = toStoredData(resource, plain, prefixes, baseUrl, locale, identifiers);
+    data = toStoredData(resource, plain, prefixes, baseUrl, locale, identifiers, validation);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     violations.unshift(...error.violations.map((v) => ({ ...v, propertyPath: `${path}${v.propertyPath}` })));

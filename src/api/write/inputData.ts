@@ -6,6 +6,9 @@ import { kindDefinition } from '../property/propertyKinds';
 import { unwrapSchema } from '../schema/metadata';
 import { violationMessages } from './violationMessages';
 import type { IdentifierType } from '../state/identifier';
+import {
+  hasValidationGroups, schemaForGroups, validationSteps, type ValidationContextOptions,
+} from './validationGroups';
 
 /**
  * From a denormalized object (what the client sent, merged for PATCH) to the data a store
@@ -36,7 +39,9 @@ export function nullableProperties(resource: Resource): ReadonlySet<string> {
   let set = NULLABLE.get(resource);
   if (set === undefined) {
     const shape = resource.schema.shape as Record<string, z.ZodType>;
-    set = new Set(resource.metadata.properties.filter((p) => unwrapSchema(shape[p.name]).nullable).map((p) => p.name));
+    // a property with validation groups may be left empty by a write outside them
+    set = new Set(resource.metadata.properties
+      .filter((p) => unwrapSchema(shape[p.name]).nullable || hasValidationGroups(shape[p.name])).map((p) => p.name));
     NULLABLE.set(resource, set);
   }
   return set;
@@ -106,9 +111,11 @@ function nulPath(value: unknown, path: string): string | undefined {
  *   the schema's constraints, see {@link violationMessages}); undefined reads English
  * @param identifiers - the identifier type of each resource by short name (relations' IRIs);
  *   a resource left out has `integer` ids
+ * @param validation - the operation's `validationContext`: the groups whose constraints are
+ *   checked (`validationGroups()`); a `GroupSequence` reports its first step with violations
  * @returns every writable property, in the contract's value shapes
- * @throws ValidationError (422) with one violation per failed constraint, bad relation IRI or
- *   string holding a NUL character (code {@link NUL_CHARACTER})
+ * @throws ValidationError (422) with one violation per failed constraint (of the active groups),
+ *   bad relation IRI or string holding a NUL character (code {@link NUL_CHARACTER})
  */
 export function toStoredData(
   resource: Resource,
@@ -117,20 +124,26 @@ export function toStoredData(
   baseUrl: string,
   locale?: string,
   identifiers?: Readonly<Record<string, IdentifierType>>,
+  validation?: ValidationContextOptions,
 ): Record<string, unknown> {
   const messages = violationMessages(locale);
   const wire = { prefixes, baseUrl, messages, ...(identifiers !== undefined ? { identifiers } : {}) };
   const view = writableView(resource, object);
-  const parsed = inputSchema(resource).safeParse(view, { error: messages.zod });
   const nul = nulViolations(view, messages.nulCharacter);
-  if (!parsed.success || nul.length > 0) {
-    throw new ValidationError([...nul, ...(parsed.success ? [] : parsed.error.issues.map((i): Violation => ({
-      propertyPath: i.path.map(String).join('.'),
-      message: i.message,
-      code: i.code,
-    })))]);
+  let value: Record<string, unknown> = {};
+  // Symfony's GroupSequence: each step only once the steps before it passed
+  for (const groups of validationSteps(validation, view)) {
+    const parsed = schemaForGroups(inputSchema(resource), resource.shortName, groups)
+      .safeParse(view, { error: messages.zod });
+    if (!parsed.success || nul.length > 0) {
+      throw new ValidationError([...nul, ...(parsed.success ? [] : parsed.error.issues.map((i): Violation => ({
+        propertyPath: i.path.map(String).join('.'),
+        message: i.message,
+        code: i.code,
+      })))]);
+    }
+    value = parsed.data;
   }
-  const value = parsed.data;
   const data: Record<string, unknown> = {};
   const violations: Violation[] = [];
   for (const p of resource.metadata.properties) {
