@@ -214,6 +214,16 @@ function parametersOf(op: OperationDescription, id: JsonSchema): unknown[] {
   if (op.item) {
     parameters.push({ name: 'id', in: 'path', required: true, description: 'The item\'s identifier.', schema: id });
   }
+  // a subresource's link variables (`/authors/{authorId}/books`): each path template variable is a
+  // path parameter (OpenAPI 3.1 §4.8.12.1), matched by its route requirement when it has one
+  for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
+    if (op.item && name === 'id') continue;
+    const requirement = op.requirements[name];
+    parameters.push({
+      name, in: 'path', required: true, description: `The identifier of the item \`${name}\` names.`,
+      schema: { type: 'string', ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
+    });
+  }
   for (const p of op.parameters) {
     const array = p.schema.type === 'array';
     parameters.push({
