@@ -25,10 +25,16 @@ export interface OperationDescription
   readonly securedPostDenormalize: boolean;
   /** A `securityPostValidation` rule applies (403 possible after the body is validated). */
   readonly securedPostValidation: boolean;
-  /** Reads a request body (Post, Put, Patch). */
+  /** Reads a request body (Post, Put, Patch; not with `input: false`). */
   readonly input: boolean;
   /** A Put that creates the item when its id names none (`allowCreate`: 201). */
   readonly allowCreate: boolean;
+  /** The input DTO its body is read as (the operation's `input`); absent: the resource's schema. */
+  readonly inputDto?: DtoDescription;
+  /** Answers with a body (false with `output: false`). */
+  readonly output: boolean;
+  /** The output DTO its answers are written as (the operation's `output`); absent: the resource's schema. */
+  readonly outputDto?: DtoDescription;
   /**
    * The request body's media types: the formats that read bodies and document them (Patch: the
    * API's `patchFormats`, `application/merge-patch+json` by default).
@@ -43,6 +49,19 @@ export interface OperationDescription
   readonly normalizationGroups?: readonly string[];
   /** Its `denormalizationContext` groups (the operation's, else the resource's); absent: none. */
   readonly denormalizationGroups?: readonly string[];
+}
+
+/** An input or output DTO, as the documentation shows it. */
+export interface DtoDescription {
+  /** Its zod object as declared. */
+  readonly schema: z.ZodObject;
+  /** Its properties, as a resource's. */
+  readonly metadata: ResourceMetadata;
+}
+
+/** The description of an operation's `input` or `output` DTO, if it has one. */
+function dtoOf(dto: Resource | false | undefined): DtoDescription | undefined {
+  return dto === undefined || dto === false ? undefined : Object.freeze({ schema: dto.schema, metadata: dto.metadata });
 }
 
 /** One resource, as the documentation shows it. */
@@ -173,7 +192,9 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
       securedProperties: Object.freeze(Object.keys(r.propertySecurity)
         .filter((name) => r.propertySecurity[name].security !== undefined)),
       operations: Object.freeze(r.operations.map((op) => {
-        const input = op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch';
+        const input = (op.kind === 'Post' || op.kind === 'Put' || op.kind === 'Patch') && op.input !== false;
+        const inputDto = dtoOf(op.input);
+        const outputDto = dtoOf(op.output);
         const parameters = op.kind === 'GetCollection'
           ? [...paginationParameters(op.pagination), ...r.filters.flatMap((f) => f.parameters)]
           : [];
@@ -190,6 +211,9 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           securedPostValidation: op.securityPostValidation !== undefined,
           input,
           allowCreate: op.allowCreate,
+          ...(inputDto !== undefined ? { inputDto } : {}),
+          output: op.output !== false,
+          ...(outputDto !== undefined ? { outputDto } : {}),
           ...operationTypes(formats, r, op, input),
           summary: op.summary,
           parameters: Object.freeze(parameters),

@@ -26,6 +26,7 @@ import { RelationNotFoundError } from '../state/storeProcessor';
 import type { SecurityUser } from '../../security/SecurityUser';
 import { mergePatch } from '../write/mergePatch';
 import { toStoredDataWithEmbedded } from '../write/embeddedData';
+import { toStoredData } from '../write/inputData';
 import { allEmbeddedWrites } from '../state/embeddedWrite';
 import { clientId } from '../write/clientId';
 import { idFromPath } from '../resource/identifierSchema';
@@ -267,6 +268,8 @@ export class ResourceEndpoint {
       resource: this.resource, operation, paths: this.paths, base, request: req,
       previous: previous as Readonly<Record<string, unknown>> | null,
     };
+    const input = operation.input;
+    if (input !== undefined && input !== false) return this.inputObject(req, input, format, context);
     const body = this.inDenormalizationGroups(operation, format.decode!(await this.bodyOf(req), context), previous);
     // a Post on an item (a custom operation on {id}) populates it, as API Platform's object_to_populate
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
@@ -293,6 +296,23 @@ export class ResourceEndpoint {
     else if (!this.resource.identifier.writable || operation.kind !== 'Post') delete object.id;
     return object;
   };
+
+  /**
+   * The body read as the operation's input DTO (API Platform's `input` class): decoded by its
+   * format as a body of the DTO, each property's type checked; the properties' constraints are
+   * validated later, with the operation's groups ({@link dataOf}).
+   * @throws HttpError 400 for a body of the wrong shape (`denormalizationError`)
+   */
+  private async inputObject(
+    req: Request, input: Resource, format: Format, context: DecodeContext,
+  ): Promise<Record<string, unknown>> {
+    const object = { ...format.decode!(await this.bodyOf(req), { ...context, resource: input, previous: null }) };
+    delete object.id;
+    const { prefixes, identifiers } = this.paths;
+    const error = denormalizationError(input, object, prefixes, context.base.baseUrl, identifiers);
+    if (error !== undefined) throw error;
+    return object;
+  }
 
   /**
    * The body without the properties outside the operation's denormalization groups (symfony
@@ -361,13 +381,15 @@ export class ResourceEndpoint {
     req: Request, res: Response, access: PropertyAccess, format: Format, items: readonly StoredItem[],
   ): Promise<FormatContext> {
     const base = this.requestBase(req);
-    const context = (req.api?.operation ?? this.operations[0]).normalizationContext;
+    const operation = req.api?.operation ?? this.operations[0];
+    const resource = this.writtenAs(operation);
+    const context = operation.normalizationContext;
     const embeddedHead = format.embeddedHead;
     const options: NormalizeOptions | undefined = context.groups === undefined ? undefined : {
       context,
       resources: this.paths.resources,
       related: embeddedHead === undefined ? new Map<string, Map<number, StoredItem>>()
-        : await loadRelated(this.resource, items, context, this.paths.resources, (r, ids) =>
+        : await loadRelated(resource, items, context, this.paths.resources, (r, ids) =>
           this.readItems(req, r, ids)),
       ...(embeddedHead !== undefined
         ? { head: (r: Resource, i: StoredItem) => embeddedHead(r, i, this.paths, base) } : {}),
@@ -379,12 +401,12 @@ export class ResourceEndpoint {
       }
     }
     return {
-      resource: this.resource,
+      resource,
       paths: this.paths,
       base,
       request: req,
-      normalize: (item, into, resource = this.resource) =>
-        access.strip(resource, item, normalizeItem(resource, item, this.paths, base, into, options)),
+      normalize: (item, into, of = resource) =>
+        access.strip(of, item, normalizeItem(of, item, this.paths, base, into, options)),
       iri: (item) => itemIri(this.resource.routePrefix, item.id, iriRoot(base)),
       header: (name, value) => {
         res.append(name, value);
@@ -395,6 +417,11 @@ export class ResourceEndpoint {
         return read;
       },
     };
+  }
+
+  /** What the operation's answers are written as: its output DTO, else the resource. */
+  private writtenAs(operation: ResolvedOperation): Resource {
+    return operation.output === undefined || operation.output === false ? this.resource : operation.output;
   }
 
   /** An item of a resource of the API through its Get operation's provider, or null when there is none. */
@@ -438,10 +465,14 @@ export class ResourceEndpoint {
     // API Platform's RespondProcessor: the item's IRI on every response that carries an item
     res.setHeader('Content-Location', itemIri(this.resource.routePrefix, item.id, iriRoot(base)));
     if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
+    const operation = req.api!.operation!;
+    if (operation.output === false) {
+      res.status(status).vary('Accept').end();
+      return;
+    }
     const access = new PropertyAccess(req, this.paths);
-    await access.prepare(this.resource, [item]);
+    await access.prepare(this.writtenAs(operation), [item]);
     // a subresource's item is named by the path that read it (API Platform's sub_resource.feature)
-    const operation = req.api?.operation ?? this.operationOf(req);
     const iri = operation.method === 'GET' && operation.links.length > 0 ? this.operationIri(req, operation)
       : itemIri(this.resource.routePrefix, item.id, iriRoot(base));
     const context = await this.formatContext(req, res, access, format, [item]);
@@ -464,8 +495,12 @@ export class ResourceEndpoint {
     // a cursor's previous page, read in the opposite order, turned back
     const page = backward ? { ...read, items: [...read.items].reverse() } : read;
     req.api!.items = page.items;
+    if (operation.output === false) {
+      res.status(200).vary('Accept').end();
+      return;
+    }
     const access = new PropertyAccess(req, this.paths);
-    await access.prepare(this.resource, page.items);
+    await access.prepare(this.writtenAs(operation), page.items);
     const path = this.operationIri(req, operation);
     // the collection's IRI never has the suffix; its pages' links are the request's URI, suffix
     // included (API Platform's PartialCollectionViewNormalizer builds them from the request URI)
@@ -519,6 +554,11 @@ export class ResourceEndpoint {
         if (!p.readOnly) data[p.name] = previous?.data[p.name] ?? null;
       }
       return previous === undefined ? {} : data;
+    }
+    if (operation.input !== undefined && operation.input !== false) {
+      // an input DTO: the body read and validated as it, handed to the processor as it is
+      return toStoredData(operation.input, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale,
+        this.paths.identifiers, operation.validationContext);
     }
     const data = toStoredDataWithEmbedded(
       this.resource, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale, this.paths.identifiers,
@@ -624,7 +664,9 @@ export class ResourceEndpoint {
     if (item === null) {
       // API Platform's RespondProcessor sets Accept-Patch on every operation but the collection's
       if (this.acceptPatch !== undefined) res.setHeader('Accept-Patch', this.acceptPatch);
-      res.status(204).vary('Accept').end();
+      // no output: the method's status (API Platform's RespondProcessor), else nothing to answer with
+      const empty = operation.output === false ? operation.status ?? (operation.kind === 'Post' ? 201 : 204) : 204;
+      res.status(empty).vary('Accept').end();
       return;
     }
     const status = operation.status ?? (operation.kind === 'Post' || (operation.kind === 'Put' && created) ? 201 : 200);

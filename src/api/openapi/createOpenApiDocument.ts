@@ -1,9 +1,9 @@
-import type { ApiDescription, OperationDescription, ResourceDescription } from '../describeApi';
+import type { ApiDescription, DtoDescription, OperationDescription, ResourceDescription } from '../describeApi';
 import type { FormatDocsContext } from '../format/Format';
 import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
 import { kindDefinition } from '../property/propertyKinds';
 import { definitionName } from './definitionName';
-import type { JsonSchema } from './resourceSchemas';
+import { resourceSchemas, type JsonSchema, type ResourceSchemaNames } from './resourceSchemas';
 import { createSchemaCatalog, schemaRef, type OperationSchemas, type SchemaCatalog } from './schemaCatalog';
 
 /** The security schemes the document can name (OpenAPI 3.1 §4.8.27, RFC 7617 and RFC 6750). */
@@ -256,9 +256,59 @@ function conditionalHeaders(op: OperationDescription): unknown[] {
   return [];
 }
 
+/** The component names of an operation's input and output DTOs (API Platform names them after the class). */
+interface DtoNames {
+  readonly input?: ResourceSchemaNames;
+  readonly output?: ResourceSchemaNames;
+}
+
+/**
+ * The schemas of an operation's input and output DTOs, added to `schemas` under
+ * `<shortName>.<operation name>.input` (`.patch` for a Patch) and `.output` (with its `.jsonld`,
+ * `.jsonhal`… variants; an output's `@type` is the resource's).
+ */
+function dtoSchemas(
+  op: OperationDescription, resource: ResourceDescription, schemas: Record<string, JsonSchema>,
+): DtoNames {
+  const of = (dto: DtoDescription | undefined, name: string, only?: 'input'): ResourceSchemaNames | undefined => {
+    if (dto === undefined) return undefined;
+    const own = resourceSchemas({ ...resource, ...dto, securedProperties: [] }, name);
+    // an input DTO: its body schemas alone (`<name>.input`, `<name>.patch`)
+    const kept = only === undefined ? Object.keys(own.components) : [own.names.input, own.names.patch];
+    for (const k of kept) schemas[k] = own.components[k];
+    return own.names;
+  };
+  const input = of(op.inputDto, `${resource.shortName}.${op.name}`, 'input');
+  const output = of(op.outputDto, `${resource.shortName}.${op.name}.output`);
+  return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+}
+
+/** The docs contexts of an operation's DTOs: the resource's, with the DTOs' names and plain schemas, no relations. */
+interface DtoDocs {
+  readonly input?: FormatDocsContext;
+  readonly output?: FormatDocsContext;
+}
+
+function dtoDocs(docs: FormatDocsContext, names: DtoNames, schemas: Record<string, JsonSchema>): DtoDocs {
+  const of = (own: ResourceSchemaNames | undefined): FormatDocsContext | undefined => (own === undefined ? undefined : {
+    ...docs,
+    names: own,
+    flat: {
+      output: schemas[own.output] ?? {},
+      input: schemas[own.input] ?? schemas[own.output] ?? {},
+      patch: schemas[own.patch] ?? {},
+    },
+    relations: {},
+    name: (variant) => definitionName(own.output, variant),
+  });
+  const input = of(names.input);
+  const output = of(names.output);
+  return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+}
+
 function operationObject(
   op: OperationDescription, resource: ResourceDescription, docs: FormatDocsContext, api: ApiDescription,
-  operationId: string, schemes: readonly SecuritySchemeName[], id: JsonSchema,
+  operationId: string, schemes: readonly SecuritySchemeName[], id: JsonSchema, dto: DtoDocs,
 ): Record<string, unknown> {
   const requirement = op.requirements.id;
   const router: RouterAnswers = {
@@ -267,7 +317,16 @@ function operationObject(
     otherMethodsMatch: op.item && requirement !== undefined && api.resources.some((r) => r.operations
       .some((other) => other.path === op.path && other.method !== op.method && other.requirements.id !== requirement)),
   };
-  const responses: Record<string, unknown> = successResponses(op, docs, api);
+  const responses: Record<string, unknown> = successResponses(op, dto.output ?? docs, api);
+  if (!op.output) {
+    // `output: false`: the success answers have no body
+    for (const [status, response] of Object.entries(responses)) {
+      if (status.startsWith('2')) {
+        const { content: _none, ...rest } = response as Record<string, unknown>;
+        responses[status] = { ...rest, description: `${String(rest.description)} No body.` };
+      }
+    }
+  }
   for (const status of errorStatuses(op, schemes.length > 0, router)) responses[status] = errorResponse(status, router);
   const operation: Record<string, unknown> = {
     operationId,
@@ -281,7 +340,8 @@ function operationObject(
     const patch = op.kind === 'Patch';
     const body = (type: string): JsonSchema | undefined => {
       const format = api.formatsByType.get(type)?.docs;
-      return patch ? format?.patch?.(docs) : format?.input?.(docs);
+      const own = dto.input ?? docs;
+      return patch ? format?.patch?.(own) : format?.input?.(own);
     };
     operation.requestBody = {
       required: true,
@@ -324,7 +384,8 @@ export function createOpenApiDocument(api: ApiDescription, options: OpenApiOptio
       const item = (paths[op.path.slice(base.length)] ??= {});
       const id = idSchema(resource, op.path, idType);
       const docs = docsContext(resource, own, catalog);
-      item[op.method.toLowerCase()] = operationObject(op, resource, docs, api, operationId, schemes, id);
+      const dto = dtoDocs(docs, dtoSchemas(op, resource, schemas), schemas);
+      item[op.method.toLowerCase()] = operationObject(op, resource, docs, api, operationId, schemes, id, dto);
     }
   }
   return {

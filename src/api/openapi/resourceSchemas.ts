@@ -295,9 +295,11 @@ export function inputSchemas(
  *   properties to a link of its name (an array of links for a to-many one; absent when null), as
  *   API Platform's `jsonhal`.
  * @param resource - from `describeApi`
+ * @param componentName - the components' base name (an operation's DTO: `Book.publish.output`)
+ *   @default the resource's short name
  */
-export function resourceSchemas(resource: ResourceDescription): ResourceSchemas {
-  const name = resource.shortName;
+export function resourceSchemas(resource: ResourceDescription, componentName?: string): ResourceSchemas {
+  const name = componentName ?? resource.shortName;
   const out = outputSchemas(resource);
   const { input, patch } = inputSchemas(resource);
   const sameInput = JSON.stringify(input) === JSON.stringify(out.output);

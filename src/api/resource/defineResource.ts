@@ -24,6 +24,7 @@ import {
   ruleSchema, type OperationKind, type PostValidationContext, type SecurityRule,
 } from './operations';
 import { urlGenerationStrategySchema, type UrlGenerationStrategy } from './urlGenerationStrategy';
+import { dtoOptionSchema, dtoResource } from './operationDto';
 import { validationContextSchema, type ValidationContextOptions } from '../write/validationGroups';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
 
@@ -149,6 +150,8 @@ const operationSchema = optionsObject({
   normalizationContext: normalizationContextSchema.optional(),
   denormalizationContext: denormalizationContextSchema.optional(),
   validationContext: validationContextSchema.optional(),
+  input: dtoOptionSchema.optional(),
+  output: dtoOptionSchema.optional(),
   formats: formatNamesSchema.optional(),
   inputFormats: formatNamesSchema.optional(),
   outputFormats: formatNamesSchema.optional(),
@@ -348,6 +351,13 @@ export interface ResolvedOperation {
   readonly normalizationContext: ResolvedNormalizationContext;
   /** The operation's `denormalizationContext`, else the resource's (groups). */
   readonly denormalizationContext: SerializationGroups;
+  /**
+   * The input DTO the body is read as (see `OperationOptions.input`): absent, the resource itself;
+   * false, no body is read.
+   */
+  readonly input?: Resource | false;
+  /** The output DTO the answer is written as (see `OperationOptions.output`); false, no body. */
+  readonly output?: Resource | false;
   /** The operation's `validationContext`, else the resource's; absent: `Default` alone. */
   readonly validationContext?: ValidationContextOptions;
   /** The links of `uriVariables` (a subresource), in declaration order; none for most operations. */
@@ -472,6 +482,8 @@ interface OperationScope {
   readonly provider?: Provider;
   readonly processor?: Processor;
   readonly identifier: ResolvedIdentifier;
+  /** The resource without its operations: what an input or output DTO shares with it. */
+  readonly owner: Omit<Resource, 'operations' | 'provider' | 'processor'>;
 }
 
 const WRITE_KINDS: readonly OperationKind[] = ['Post', 'Put', 'Patch', 'Delete'];
@@ -549,9 +561,18 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   if (declared.processor !== undefined && !write) {
     throw invalidOption(`${at}.processor`, 'only Post, Put, Patch and Delete write', undefined, { got: 'a processor' });
   }
-  if (declared.deserialize !== undefined && !BODY_KINDS.includes(declared.kind)) {
-    throw invalidOption(`${at}.deserialize`, 'only Post, Put and Patch read a body', declared.deserialize);
+  for (const key of ['deserialize', 'input'] as const) {
+    if (declared[key] !== undefined && !BODY_KINDS.includes(declared.kind)) {
+      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'an option' });
+    }
   }
+  if (declared.input === false && declared.deserialize === true) {
+    throw invalidOption(`${at}.deserialize`, 'expected no deserialize with input: false (no body is read)', true);
+  }
+  const input = declared.input === undefined || declared.input === false ? declared.input
+    : dtoResource(scope.owner, declared.input, `${at}.input`);
+  const output = declared.output === undefined || declared.output === false ? declared.output
+    : dtoResource(scope.owner, declared.output, `${at}.output`);
   if (declared.status !== undefined && !write) {
     throw invalidOption(`${at}.status`, 'only Post, Put, Patch and Delete take a status', declared.status);
   }
@@ -596,7 +617,9 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     metadata: scope.metadata,
     ...(provider !== undefined ? { provider } : {}),
     ...(write && processor !== undefined ? { processor } : {}),
-    deserialize: declared.deserialize ?? BODY_KINDS.includes(declared.kind),
+    deserialize: declared.input !== false && (declared.deserialize ?? BODY_KINDS.includes(declared.kind)),
+    ...(input !== undefined ? { input } : {}),
+    ...(output !== undefined ? { output } : {}),
     ...(declared.status !== undefined ? { status: declared.status } : {}),
     normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
     denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
@@ -676,8 +699,20 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     ...(identifier.type !== 'integer' ? { identifier: identifier.type } : {}),
   });
   const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
+  const owner: OperationScope['owner'] = {
+    shortName,
+    schema: options.schema,
+    metadata,
+    filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
+    filterDeclarations: Object.freeze([...o.filters ?? []]),
+    pagination: resolvePagination(o.pagination ?? {}, `${option}.pagination`),
+    identifier,
+    routePrefix: prefix,
+    description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
+    propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
+  };
   const scope: OperationScope = {
-    o, prefix, option, metadata, identifier,
+    o, prefix, option, metadata, identifier, owner,
     ...(o.provider !== undefined ? { provider: asProvider(o.provider) } : {}),
     ...(o.processor !== undefined ? { processor: asProcessor(o.processor) } : {}),
   };
@@ -704,9 +739,8 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     }
   });
   return Object.freeze({
-    shortName,
+    ...owner,
     schema: options.schema,
-    metadata,
     operations: Object.freeze(operations),
     ...(isStateProvider(o.provider) ? { provider: o.provider } : {}),
     ...(isStateProcessor(o.processor) ? { processor: o.processor } : {}),

@@ -10,6 +10,7 @@ import type { StateProcessor, StateProvider } from '../state/types';
 import type { Link } from './Link';
 import type { UrlGenerationStrategy } from './urlGenerationStrategy';
 import type { ValidationContextOptions } from '../write/validationGroups';
+import type { DtoOption } from './operationDto';
 
 /**
  * The operations a resource exposes (API Platform's `GetCollection`, `Get`, `Post`, `Put`,
@@ -198,6 +199,26 @@ export interface OperationOptions {
    * @example GetCollection({ formats: ['jsonld', 'json', 'csv'] })
    */
   formats?: readonly string[];
+  /**
+   * What the body is read as (API Platform's `input` class): a zod object, the input DTO. The body
+   * is decoded by its format, validated against it (a 400 for a wrong type, a 422 for a broken
+   * constraint, `validationContext` applying) and handed to the processor as `data` (relations as
+   * ids, dates as ISO strings, as for the resource's own properties); the processor returns the
+   * item to answer with. `false`: no body is read (as `deserialize: false`), the processor
+   * receives the stored item's properties. Only on `Post`, `Put` and `Patch`.
+   * @default the resource's schema
+   * @example Post({ uriTemplate: '/books/quick', input: z.object({ name: z.string().min(1) }), processor })
+   */
+  input?: DtoOption;
+  /**
+   * What the answer is written as (API Platform's `output` class): a zod object, the output DTO.
+   * The provider (reads) or processor (writes) returns items whose `data` has its properties; they
+   * are written with the resource's `@type` and the item's IRI as `@id`. `false`: the answer has
+   * no body (the operation's `status`, else 201 for `Post`, 204 for `Delete`, 200 otherwise).
+   * @default the resource's schema
+   * @example Get({ uriTemplate: '/books/{id}/card', output: z.object({ label: z.string() }), provider })
+   */
+  output?: DtoOption;
   /**
    * The validation groups of the body (API Platform's `validationContext`): only the constraints
    * of properties in one of `groups` are checked (`validationGroups()` puts a property's
