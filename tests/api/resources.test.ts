@@ -62,11 +62,13 @@ describe.each(STORES)('on %s', (_name, open) => {
     test('the Book operations keep the reference names, paths, methods and requirements', () => {
       const table = Object.fromEntries(kernel.routeCollection.all().map(([name, r]) => [name, [r.path, r.methods.join('|'), r.requirements]]));
       expect(table.api_entrypoint).toEqual(['/api', 'GET', {}]);
-      expect(table.book_list).toEqual(['/api/books', 'GET', {}]);
-      expect(table.book_create).toEqual(['/api/books', 'POST', {}]);
-      expect(table.book_show).toEqual(['/api/books/{id}', 'GET', { id: '\\d+' }]);
-      expect(table.book_update).toEqual(['/api/books/{id}', 'PUT|PATCH', {}]);
-      expect(table.book_delete).toEqual(['/api/books/{id}', 'DELETE', {}]);
+      // each with API Platform's optional format suffix (`{._format}`: `_format` defaults to null)
+      expect(table.book_list).toEqual(['/api/books.{_format}', 'GET', {}]);
+      expect(table.book_create).toEqual(['/api/books.{_format}', 'POST', {}]);
+      expect(table.book_show).toEqual(['/api/books/{id}.{_format}', 'GET', { id: '\\d+' }]);
+      expect(table.book_update).toEqual(['/api/books/{id}.{_format}', 'PUT|PATCH', {}]);
+      expect(table.book_delete).toEqual(['/api/books/{id}.{_format}', 'DELETE', {}]);
+      expect(kernel.routeCollection.get('book_show')?.defaults).toEqual({ _format: null });
       const names = kernel.routeCollection.all().map(([n]) => n);
       expect(names.slice(0, 7)).toEqual(['home', 'api_entrypoint', 'book_list', 'book_create', 'book_show', 'book_update', 'book_delete']);
     });
