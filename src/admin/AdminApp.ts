@@ -4,9 +4,9 @@ import {
   type OrderBy, type DeleteOutcome, type IdentifierType, type ItemId, type QueryLogEntry, type StateContext,
   type StateProcessor, type StoredItem, type WriteOutcome,
 } from '../api';
-import { idFromIri } from '../api/serializer/iri';
-import { idFromPath } from '../api/resource/identifierSchema';
-import { isAtomic } from '../api/state/types';
+import { idFromIri } from '../api/internals';
+import { idFromPath } from '../api/internals';
+import { isAtomic } from '../api/internals';
 import { createFormBodyReader } from '../http/body/FormBodyReader';
 import { AccessDeniedHttpError } from '../http/errors';
 import { createTemplateEnvironment, TEMPLATES_DIR } from '../http/templates';

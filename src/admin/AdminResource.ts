@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import {
   type Resource, type OrderBy, type PropertyKind, type StoredItem, type ResolvedPropertyPath, type ResourceMetadata,
 } from '../api';
-import { plural, snakeCase } from '../api/resource/defineResource';
-import { unwrapSchema } from '../api/schema/metadata';
-import { isResolvedPath, propertyPath } from '../api/state/propertyPath';
+import { plural, snakeCase } from '../api/internals';
+import { unwrapSchema } from '../api/internals';
+import { isResolvedPath, propertyPath } from '../api/internals';
 import type { AdminAction } from './AdminAction';
 import type { CrudOptions } from './CrudOptions';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPES, type FieldInput, type FieldType } from './fieldTypes';

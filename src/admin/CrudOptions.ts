@@ -3,7 +3,7 @@ import { KernelConfigError } from '../config/KernelConfigError';
 import { invalidOption, unknownOptionMessage } from '../config/optionError';
 import { integerFrom, nonEmptyString, optionsObject, wholeNumber } from '../config/optionSchemas';
 import { type Resource, type PropertyMetadata, type ResourceMetadata } from '../api';
-import { isResolvedPath, MAX_RELATIONS_CROSSED, propertyPath } from '../api/state/propertyPath';
+import { isResolvedPath, MAX_RELATIONS_CROSSED, propertyPath } from '../api/internals';
 import { adminActionSchema } from './AdminAction';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPE_NAMES, FIELD_TYPES, type FieldType } from './fieldTypes';
 import { localizedTextSchema } from './localized';

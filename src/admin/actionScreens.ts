@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { ItemNotFoundError, type ItemId, type StoredItem } from '../api';
-import { idFromPath } from '../api/resource/identifierSchema';
+import { idFromPath } from '../api/internals';
 import { AccessDeniedHttpError } from '../http/errors';
 import { isGranted } from '../security/SecurityState';
 import type { AdminAction, AdminActionContext } from './AdminAction';

@@ -12,7 +12,7 @@ import { checkCrud } from './CrudOptions';
 import { batchActionScreen, batchDeleteScreen, itemActionScreen, toggleScreen } from './actionScreens';
 import { deleteScreen, detailScreen, editScreen, loadItem, newScreen } from './itemScreens';
 import { pickerScreen } from './relationPicker';
-import { completeFilters } from '../api/resource/completeFilters';
+import { completeFilters } from '../api/internals';
 import { indexScreen } from './indexScreen';
 import { inAdminLayout } from './errorPage';
 import { auditScreen } from './history';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { InvalidQueryError, type ItemId, type StoredItem } from '../api';
-import { idFromPath } from '../api/resource/identifierSchema';
-import { parseQueryString } from '../api/query/queryString';
+import { idFromPath } from '../api/internals';
+import { parseQueryString } from '../api/internals';
 
 /** The longest id the audit page's `item` parameter takes (a `string` identifier's longest). */
 const MAX_STRING_ID_LENGTH = 255;

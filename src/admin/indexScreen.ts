@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { InvalidQueryError, type FilterCondition, type OrderBy, type ResolvedPropertyPath } from '../api';
-import { parseCollectionQuery } from '../api/query/collectionQuery';
-import { parseQueryString, type QueryPair } from '../api/query/queryString';
+import { parseCollectionQuery } from '../api/internals';
+import { parseQueryString, type QueryPair } from '../api/internals';
 import type { AdminApp, Choice } from './AdminApp';
 import { itemLabel, type AdminField, type AdminResource } from './AdminResource';
 import { columnLabel, displayValue } from './display';

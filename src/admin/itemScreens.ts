@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { isValidationError, ItemNotFoundError, type Violation, type StoredItem } from '../api';
-import { idFromPath } from '../api/resource/identifierSchema';
-import { invalidRelation, toStoredData } from '../api/write/inputData';
+import { idFromPath } from '../api/internals';
+import { invalidRelation, toStoredData } from '../api/internals';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
 import { detailRows } from './display';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ItemNotFoundError, type FilterCondition, type StoredItem } from '../api';
-import { propertyPath, isResolvedPath } from '../api/state/propertyPath';
-import { type QueryPair } from '../api/query/queryString';
+import { propertyPath, isResolvedPath } from '../api/internals';
+import { type QueryPair } from '../api/internals';
 import { labelOrder, type AdminApp, type Choice } from './AdminApp';
 import { itemLabel, type AdminField, type AdminResource } from './AdminResource';
 import { lastPage } from './lastPage';

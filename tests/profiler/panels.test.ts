@@ -118,7 +118,7 @@ describe('router panel', () => {
   test('a match names the route and ends the log with "Route matches!"', async () => {
     const html = (await request(kernel).get(`/_profiler/${tokens[200]}?panel=router`)).text;
     expect(html).toContain('<td>book_list</td>');
-    expect(html).toMatch(/<tr class="trace-ROUTE_MATCHES"><td>\d+<\/td><td>book_list<\/td><td>\/api\/books<\/td><td>Route matches!<\/td><\/tr>/);
+    expect(html).toMatch(/<tr class="trace-ROUTE_MATCHES"><td>\d+<\/td><td>book_list<\/td><td>\/api\/books\.\{_format\}<\/td><td>Route matches!<\/td><\/tr>/);
   });
 
   test('a trailing-slash redirect records the target', async () => {
