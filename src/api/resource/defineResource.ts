@@ -562,8 +562,11 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     throw invalidOption(`${at}.processor`, 'only Post, Put, Patch and Delete write', undefined, { got: 'a processor' });
   }
   for (const key of ['deserialize', 'input'] as const) {
-    if (declared[key] !== undefined && !BODY_KINDS.includes(declared.kind)) {
-      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', undefined, { got: 'an option' });
+    const value = declared[key];
+    if (value !== undefined && !BODY_KINDS.includes(declared.kind)) {
+      // a boolean is shown as it is, a DTO schema by what it is
+      throw invalidOption(`${at}.${key}`, 'only Post, Put and Patch read a body', value,
+        typeof value === 'boolean' ? {} : { got: 'a schema' });
     }
   }
   if (declared.input === false && declared.deserialize === true) {

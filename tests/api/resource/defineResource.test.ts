@@ -88,8 +88,8 @@ describe('defineResource options', () => {
         + '(got "partial").'],
     ['a schema property of an unsupported type', book({ schema: z.object({ tags: z.bigint() }) }),
       'Invalid option "resources.Book.schema.tags": expected a string, date (z.iso.date()), '
-        + 'datetime (z.iso.datetime()), number, boolean, enum, relation(), toMany() or JSON (z.array(), z.record(), '
-        + 'z.object()) schema (got "bigint").'],
+        + 'datetime (z.iso.datetime()), number, boolean, enum, relation(), toMany(), JSON (z.array(), z.record(), '
+        + 'z.object()) or embeddable (embeddable(z.object({...}), { name })) schema (got "bigint").'],
   ])('rejects %s', (_, options, message) => {
     expect(define(options)).toThrow(message);
   });
