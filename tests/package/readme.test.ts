@@ -62,7 +62,7 @@ test('the README marks its runnable blocks: each section\'s program, console ses
     'console cli', 'serve properties', 'serve formats', 'serve http-cache', 'output http-cache', 'serve host-errors',
     'output host-errors', 'file yaml-routes', 'serve yaml-routes', 'file cli', 'serve profiler-panel',
     'file profiler-panel', 'file five-minutes', 'serve identifiers', 'console identifiers', 'serve embedding',
-    'console embedding',
+    'console embedding', 'serve state', 'console state', 'output state',
   ]));
   for (const block of blocks.filter((b) => b.kind === 'console')) expect(consoleSteps(block.body).length).toBeGreaterThan(0);
 });
