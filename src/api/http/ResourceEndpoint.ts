@@ -29,6 +29,7 @@ import { toStoredDataWithEmbedded } from '../write/embeddedData';
 import { toStoredData } from '../write/inputData';
 import { allEmbeddedWrites } from '../state/embeddedWrite';
 import { clientId } from '../write/clientId';
+import { compositePartsFromText } from '../resource/compositeIdentifier';
 import { idFromPath } from '../resource/identifierSchema';
 import { denormalizationError, itemNotFoundForIri } from '../write/denormalizationError';
 import { ConflictError, ItemNotFoundError, PreconditionFailedError } from './ApiErrors';
@@ -275,6 +276,7 @@ export class ResourceEndpoint {
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
       : operation.kind === 'Post' && previous !== null ? { ...previous, ...body }
         : { ...body };
+    this.keepCompositeParts(req, operation, object, previous);
     // the properties' rules: a value the client may not write is ignored, before its type is read
     const access = new PropertyAccess(req, this.paths);
     const stored = previous as Readonly<Record<string, unknown>> | null;
@@ -293,7 +295,9 @@ export class ResourceEndpoint {
     // a Put that creates: the URL's id (Doctrine's PersistProcessor sets it from the URI variables)
     else if (operation.kind === 'Put') object.id = this.uriVariables(req)?.id;
     // a Post's own id, where the client may choose it (`clientId` reads it)
-    else if (!this.resource.identifier.writable || operation.kind !== 'Post') delete object.id;
+    else if (!this.resource.identifier.writable || operation.kind !== 'Post' || this.resource.identifier.parts) {
+      delete object.id;
+    }
     return object;
   };
 
@@ -564,11 +568,27 @@ export class ResourceEndpoint {
       this.resource, object, this.paths.prefixes, this.requestBase(req).baseUrl, req.locale, this.paths.identifiers,
       '', operation.validationContext,
     );
+    const { parts } = this.resource.identifier;
     if (previous === undefined && operation.kind === 'Post' && this.resource.identifier.writable) {
-      const id = clientId(this.resource, object, req.locale);
+      // a composite id is made of the (validated) parts' values
+      const id = clientId(this.resource, parts === undefined ? object : data, req.locale);
       if (id !== undefined) data.id = id;
     }
     return data;
+  }
+
+  /**
+   * An item operation's composite identifier parts are its URL's, as its id is: the item's own, or
+   * for a Put that creates, the URL's (a body cannot move an item, nor need to repeat them).
+   */
+  private keepCompositeParts(
+    req: Request, operation: ResolvedOperation, object: Record<string, unknown>, previous: object | null,
+  ): void {
+    const { parts } = this.resource.identifier;
+    if (parts === undefined || !operation.item) return;
+    const own = previous !== null ? previous as Readonly<Record<string, unknown>>
+      : compositePartsFromText(parts, String(this.uriVariables(req)?.id ?? ''));
+    for (const p of parts) if (own?.[p.name] !== undefined) object[p.name] = own[p.name];
   }
 
   /**

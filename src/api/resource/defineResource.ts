@@ -17,7 +17,8 @@ import {
 import type { FilterDeclaration } from './filters';
 import { checkLinkRelation, type Link, type ResolvedLink } from './Link';
 import { resolveFilters, type ResolvedFilter } from './filterResolution';
-import { identifierOf, type ResolvedIdentifier } from './identifierSchema';
+import { compositePartsOf } from './compositeIdentifier';
+import { compositeIdentifierOf, identifierOf, type ResolvedIdentifier } from './identifierSchema';
 import { ID_REQUIREMENTS } from '../state/identifier';
 import {
   Delete, Get, RULE, GetCollection, ITEM_KINDS, OPERATION_METHODS, Patch, Post, Put,
@@ -279,6 +280,14 @@ export const resourceOptionsSchema = optionsObject({
    * @example ReferenceType.ABSOLUTE_URL
    */
   urlGenerationStrategy: urlGenerationStrategySchema.optional(),
+  /**
+   * A composite identifier (API Platform's `#[ApiProperty(identifier: true)]` on several
+   * properties, `compositeIdentifier: true`): the properties that identify an item together, each
+   * a string or an integer; the schema then has no `id`. An item's URL carries them as
+   * `name=Bar;year=2017` (`compositeIdentifier.ts`); the SQL stores' primary key is those columns.
+   * @example ['name', 'year']
+   */
+  identifiers: z.array(z.string()).optional(),
 });
 
 /** Options of {@link defineResource}: {@link resourceOptionsSchema}'s input, with the schema's own type. */
@@ -696,10 +705,12 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const prefix = o.routePrefix ?? `/api/${plural(snake)}`;
   const table = o.table ?? plural(snake);
   const properties = propertiesOf(o.schema.shape, `${option}.schema`);
-  const identifier = identifierOf(o.schema.shape, `${option}.schema`);
+  const identifier = o.identifiers === undefined ? identifierOf(o.schema.shape, `${option}.schema`)
+    : compositeIdentifierOf(compositePartsOf(o.identifiers, o.schema.shape, properties, `${option}.identifiers`));
   const metadata: ResourceMetadata = Object.freeze({
     shortName, table, properties: Object.freeze(properties),
     ...(identifier.type !== 'integer' ? { identifier: identifier.type } : {}),
+    ...(identifier.parts !== undefined ? { compositeKey: Object.freeze(identifier.parts.map((p) => p.name)) } : {}),
   });
   const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
   const owner: OperationScope['owner'] = {

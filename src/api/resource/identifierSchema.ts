@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
 import { unwrapSchema } from '../schema/metadata';
 import { isIntegerSchema, zodDef } from '../schema/zodDef';
+import { compositeIdFromText, type IdentifierPart } from './compositeIdentifier';
 import { parseItemId, type IdentifierType, type ItemId } from '../state/identifier';
 
 /**
@@ -24,6 +25,11 @@ export interface ResolvedIdentifier {
   readonly writable: boolean;
   /** The schema a `string` id's text must pass (a URL's id that fails it names no item: a 404). */
   readonly schema?: z.ZodType;
+  /**
+   * A composite identifier's properties, in declared order (`compositeIdentifier.ts`): the id is
+   * then a `string` the parts make (`name=Bar;year=2017`), no property of its own.
+   */
+  readonly parts?: readonly IdentifierPart[];
 }
 
 const EXPECTED = 'expected no id (an integer chosen by the store), an integer, z.uuid() or a string schema, '
@@ -53,14 +59,25 @@ export function identifierOf(shape: Readonly<Record<string, z.ZodType>>, option:
   return Object.freeze({ type: 'string', writable: true, schema: u.inner });
 }
 
+/**
+ * The identifier of a resource the `identifiers` option gives several properties: a `string` id
+ * made of them (`compositeIdentifier.ts`), which a POST's body or a creating PUT's URL gives.
+ * @param parts - `compositePartsOf`'s
+ */
+export function compositeIdentifierOf(parts: readonly IdentifierPart[]): ResolvedIdentifier {
+  return Object.freeze({ type: 'string', writable: true, parts });
+}
+
 const INTEGER: ResolvedIdentifier = Object.freeze({ type: 'integer', writable: false });
 
 /**
  * The id a URL's `{id}` names, or null when it cannot name an item of the resource (the
- * operation's 404): not of the type (`parseItemId`), or a string its schema refuses.
+ * operation's 404): not of the type (`parseItemId`), or a string its schema refuses; a composite
+ * id as `compositeIdFromText` reads it (its canonical form).
  * @param raw - the decoded path segment
  */
 export function idFromPath(identifier: ResolvedIdentifier, raw: string): ItemId | null {
+  if (identifier.parts !== undefined) return compositeIdFromText(identifier.parts, raw);
   const id = parseItemId(identifier.type, raw);
   if (id === null || identifier.schema === undefined) return id;
   return identifier.schema.safeParse(id).success ? id : null;

@@ -8,9 +8,15 @@ import { parseItemId, type IdentifierType, type ItemId } from '../state/identifi
  * @module
  */
 
-/** `<baseUrl><prefix>/<id>`, the id percent-encoded (a number or a UUID as it is). */
+/**
+ * `<baseUrl><prefix>/<id>`, the id percent-encoded (a number or a UUID as it is), but for `=` and
+ * `;`, which a path segment may hold as they are (RFC 3986 §3.3's sub-delims): a composite id
+ * reads `name=Bar;year=2017`, as API Platform writes it.
+ */
 export function itemIri(prefix: string, id: ItemId, baseUrl = ''): string {
-  return `${baseUrl}${prefix}/${typeof id === 'number' ? id : encodeURIComponent(id)}`;
+  const segment = typeof id === 'number' ? String(id)
+    : encodeURIComponent(id).replace(/%3D/g, '=').replace(/%3B/g, ';');
+  return `${baseUrl}${prefix}/${segment}`;
 }
 
 /**

@@ -42,7 +42,8 @@ export function normalizeItem(
   options?: NormalizeOptions, path: EmbeddingPath = rootPath(resource, item.id),
 ): Record<string, unknown> {
   const out = into;
-  out.id = item.id;
+  // a composite identifier is no property of its own: its parts are (API Platform writes no `id`)
+  if (resource.identifier.parts === undefined) out.id = item.id;
   const wire = {
     prefixes: paths.prefixes, baseUrl: base.baseUrl, root: (name: string) => resourceIriRoot(paths, base, name),
   };

@@ -89,6 +89,12 @@ export interface ResourceMetadata {
    * @default 'integer'
    */
   readonly identifier?: IdentifierType;
+  /**
+   * A composite identifier's properties (the resource's `identifiers` option): `identifier` is
+   * then `string`, the id their values made (`name=Bar;year=2017`); the SQL stores' primary key
+   * is these columns (`id` a unique column beside them).
+   */
+  readonly compositeKey?: readonly string[];
 }
 
 /** One stored item. */
