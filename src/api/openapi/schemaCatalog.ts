@@ -3,6 +3,7 @@ import { kindDefinition } from '../property/propertyKinds';
 import { inGroups, linksTo } from '../serializer/serializationContext';
 import type { PropertyMetadata } from '../state/types';
 import { definitionName } from './definitionName';
+import { embedInputs, embedOutputs } from './embeddableSchemas';
 import {
   inputSchemas, outputSchemas, type EmbedRelation, type JsonSchema, type ResourceSchemaNames, type SchemaVariant,
 } from './resourceSchemas';
@@ -107,6 +108,10 @@ export function createSchemaCatalog(api: ApiDescription, components: Record<stri
   const put = (name: string, schema: JsonSchema): void => {
     if (!(name in components)) components[name] = schema;
   };
+  // the value objects' output components: an input under the same groups takes `Address.input-…`
+  const sentObjects = new Set<string>();
+  const putSent = (name: string, schema: JsonSchema): void => { sentObjects.add(name); put(name, schema); };
+  const taken = (name: string): boolean => sentObjects.has(name);
 
   const output = (r: ResourceDescription, groups: ReadonlySet<string> | undefined): OutputNames => {
     const k = key(r, groups);
@@ -130,7 +135,7 @@ export function createSchemaCatalog(api: ApiDescription, components: Record<stri
       };
       return { ref: (v) => schemaRef(of[v as keyof typeof of]), mayBeIri };
     };
-    const s = outputSchemas(r, groups, embed);
+    const s = embedOutputs(r.metadata.properties, outputSchemas(r, groups, embed), groups, putSent);
     put(names.output, { ...s.output, description: r.description });
     put(names.jsonld, s.jsonld);
     put(names.jsonhal, s.jsonhal);
@@ -149,14 +154,14 @@ export function createSchemaCatalog(api: ApiDescription, components: Record<stri
       input: plain in components ? definitionName(r.shortName, 'input', groups) : plain,
       patch: definitionName(r.shortName, 'patch', groups),
     };
-    const flat = inputSchemas(r, groups);
+    const flat = embedInputs(r.metadata.properties, inputSchemas(r, groups), groups, put, taken);
     const placeholder = { ...names, flat: flat.input, flatPatch: flat.patch };
     inputs.set(k, placeholder);
     put(names.input, {});
     const writable = new Set(links(r, groups, 'write'));
     const embed: EmbedRelation = (p) => (writable.has(p)
       ? { ref: () => schemaRef(input(target(p)!, groups).input), mayBeIri: false } : undefined);
-    const s = inputSchemas(r, groups, embed);
+    const s = embedInputs(r.metadata.properties, inputSchemas(r, groups, embed), groups, put, taken);
     components[names.input] = { ...s.input, description: `A ${r.shortName} as a client writes it.` };
     const patch = `A merge patch of a ${r.shortName} (RFC 7386): the properties to change.`;
     put(names.patch, { ...s.patch, description: patch });

@@ -86,18 +86,19 @@ function documentedProperties(r: Resource): { p: PropertyMetadata; readable: boo
   }));
 }
 
+/** A property of the class `shortName` (a resource's, or an embeddable's). */
 function supportedProperty(
-  r: Resource, { p, readable, writeable }: { p: PropertyMetadata; readable: boolean; writeable: boolean },
+  shortName: string, { p, readable, writeable }: { p: PropertyMetadata; readable: boolean; writeable: boolean },
 ): Record<string, unknown> {
   const kind = kindDefinition(p.kind);
   const relation = kind.link;
   return {
     '@type': 'hydra:SupportedProperty',
     'hydra:property': {
-      '@id': `#${r.shortName}/${p.name}`,
+      '@id': `#${shortName}/${p.name}`,
       '@type': relation ? 'hydra:Link' : 'rdf:Property',
       'rdfs:label': p.name,
-      domain: `#${r.shortName}`,
+      domain: `#${shortName}`,
       // every relation holds one IRI: a to-one relation (API Platform's isSingleRelation)
       ...(relation ? { 'owl:maxCardinality': 1 } : {}),
       range: kind.hydraRange(p),
@@ -117,10 +118,38 @@ function supportedClass(r: Resource): Record<string, unknown> {
     '@type': 'hydra:Class',
     'rdfs:label': r.shortName,
     'hydra:title': r.shortName,
-    'hydra:supportedProperty': documentedProperties(r).map((d) => supportedProperty(r, d)),
+    'hydra:supportedProperty': documentedProperties(r).map((d) => supportedProperty(r.shortName, d)),
     'hydra:supportedOperation': r.operations.filter((op) => !onCollection(op)).map((op) => hydraOperation(op, r)),
     'hydra:description': r.description,
   };
+}
+
+/**
+ * A `hydra:Class` per embeddable value object the resources hold (`#Address`, the `@type` JSON-LD
+ * writes on it, which the context's `@vocab` resolves here), with its fields as supported
+ * properties; the owner's property has it as range. API Platform 3.4 lists resource classes only
+ * (its `getRange` gives a non-resource object no range), which leaves that `@type` undocumented; a
+ * resource of the same short name keeps its class.
+ */
+function embeddableClasses(resources: readonly Resource[]): Record<string, unknown>[] {
+  const taken = new Set(resources.map((r) => r.shortName));
+  const classes = new Map<string, Record<string, unknown>>();
+  for (const p of resources.flatMap((r) => r.metadata.properties)) {
+    const e = p.embeddable;
+    if (e === undefined || taken.has(e.name) || classes.has(e.name)) continue;
+    classes.set(e.name, {
+      '@id': `#${e.name}`,
+      '@type': 'hydra:Class',
+      'rdfs:label': e.name,
+      'hydra:title': e.name,
+      'hydra:supportedProperty': e.fields.map((f) => supportedProperty(e.name, {
+        p: f, readable: !f.writeOnly, writeable: !f.readOnly,
+      })),
+      'hydra:supportedOperation': [],
+      'hydra:description': `${e.name}, an embeddable value object (no identifier: it lives inside its owner).`,
+    });
+  }
+  return [...classes.values()];
 }
 
 /** The entrypoint's property of a resource's collection, or undefined without collection operations. */
@@ -213,6 +242,8 @@ export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: st
     '@type': 'hydra:ApiDocumentation',
     ...(title !== '' ? { 'hydra:title': title } : {}),
     'hydra:entrypoint': `${base.baseUrl}${paths.entrypoint}`,
-    'hydra:supportedClass': [...resources.map(supportedClass), ...builtInClasses(resources)],
+    'hydra:supportedClass': [
+      ...resources.map(supportedClass), ...embeddableClasses(resources), ...builtInClasses(resources),
+    ],
   };
 }

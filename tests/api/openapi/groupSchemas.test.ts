@@ -10,23 +10,13 @@
  * `hydra:readable`/`hydra:writeable` follow the resource's groups.
  */
 import { validate } from '@readme/openapi-parser';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { z } from 'zod';
 import {
   apiRoutes, defineResource, Get, GetCollection, groups, MemoryState, Patch, Post, Put, readOnly, relation, toMany,
 } from '../../../src/api';
 import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
-
-type Schema = Record<string, unknown>;
-interface Doc {
-  paths: Record<string, Record<string, {
-    requestBody?: { content: Record<string, { schema: Schema }> };
-    responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
-  }>>;
-  components: { schemas: Record<string, Schema & { properties?: Record<string, Schema>; required?: string[] }> };
-}
+import { documentChecker, type Doc, type Schema } from './documentChecker';
 
 const LD = 'application/ld+json';
 const HAL = 'application/hal+json';
@@ -90,9 +80,6 @@ function define(state: MemoryState) {
 let kernel: Kernel;
 let doc: Doc;
 let hydra: { 'hydra:supportedClass': Array<Record<string, unknown>> };
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addFormat('iri-reference', /^[^\s]*$/);
 
 beforeAll(async () => {
   kernel = createKernel({
@@ -105,29 +92,8 @@ beforeAll(async () => {
 afterAll(() => kernel.close());
 
 const schemas = (): Doc['components']['schemas'] => doc.components.schemas;
+const { errorsOf, responseSchema, requestSchema } = documentChecker(() => doc);
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-/** The path as the document lists it (relative to `servers[0].url`, `/api`). */
-const op = (path: string, method: string) => doc.paths[path][method];
-
-/** The errors of `body` against a schema of the document (its components resolved), [] when valid. */
-function errorsOf(schema: Schema, body: unknown): string[] {
-  const check = ajv.compile({ ...schema, components: doc.components });
-  return check(body) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
-}
-
-/** The response schema the document gives for an operation, status and media type. */
-function responseSchema(path: string, method: string, status: number, type: string): Schema {
-  const schema = op(path, method).responses[status]?.content?.[type]?.schema;
-  if (schema === undefined) throw new Error(`no ${type} schema for ${method} ${path} ${status}`);
-  return schema;
-}
-
-/** The request body schema the document gives for an operation and media type. */
-function requestSchema(path: string, method: string, type: string): Schema {
-  const schema = op(path, method).requestBody?.content[type]?.schema;
-  if (schema === undefined) throw new Error(`no ${type} body for ${method} ${path}`);
-  return schema;
-}
 
 describe('the document', () => {
   test('is valid OpenAPI 3.1 and names each schema by resource, format and groups, each operation its own', async () => {

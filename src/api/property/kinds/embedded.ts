@@ -141,7 +141,8 @@ export const EMBEDDED_KIND = defineKind<'embedded'>({
   textSearch: false,
   queryValueSchema: () => ({ type: 'string' }),
   fromQuery: () => ({ expected: 'no value (an embeddable is filtered by its fields: address.city)' }),
-  hydraRange: () => undefined,
+  // the value object's class, which the Hydra documentation lists (`#Address`)
+  hydraRange: (p) => `#${embeddableOf(p).name}`,
   link: false,
   sql: {
     columnType: () => 'text',
