@@ -77,6 +77,26 @@ function unsupported(type: string | undefined, expected: readonly string[]): Htt
 }
 
 /**
+ * The body without the properties of `resource` (the operation's resource, or its input DTO)
+ * outside the operation's denormalization groups (symfony ignores them, as it ignores unknown
+ * attributes); on an item (PUT, a Post on `{id}`) they keep their stored values, on a creation
+ * they are absent (their defaults apply).
+ */
+function inDenormalizationGroups(
+  resource: Resource, operation: ResolvedOperation, body: Record<string, unknown>, previous: object | null,
+): Record<string, unknown> {
+  const context = operation.denormalizationContext;
+  if (context.groups === undefined) return body;
+  const stored = previous as Readonly<Record<string, unknown>> | null;
+  for (const p of resource.metadata.properties) {
+    if (inGroups(p, context)) continue;
+    delete body[p.name];
+    if (stored !== null && operation.kind !== 'Patch') body[p.name] = stored[p.name];
+  }
+  return body;
+}
+
+/**
  * One resource's operations on one route (API Platform's read → security → deserialize (with
  * the properties' `security` and `securityPostDenormalize`) → securityPostDenormalize → validate →
  * securityPostValidation → write → serialize (with the properties' `security`) chain), split into
@@ -270,8 +290,9 @@ export class ResourceEndpoint {
       previous: previous as Readonly<Record<string, unknown>> | null,
     };
     const input = operation.input;
-    if (input !== undefined && input !== false) return this.inputObject(req, input, format, context);
-    const body = this.inDenormalizationGroups(operation, format.decode!(await this.bodyOf(req), context), previous);
+    if (input !== undefined && input !== false) return this.inputObject(req, input, operation, format, context);
+    const decoded = format.decode!(await this.bodyOf(req), context);
+    const body = inDenormalizationGroups(this.resource, operation, decoded, previous);
     // a Post on an item (a custom operation on {id}) populates it, as API Platform's object_to_populate
     const object = patch ? mergePatch(previous ?? {}, body) as Record<string, unknown>
       : operation.kind === 'Post' && previous !== null ? { ...previous, ...body }
@@ -304,13 +325,19 @@ export class ResourceEndpoint {
   /**
    * The body read as the operation's input DTO (API Platform's `input` class): decoded by its
    * format as a body of the DTO, each property's type checked; the properties' constraints are
-   * validated later, with the operation's groups ({@link dataOf}).
+   * validated later, with the operation's groups ({@link dataOf}). As API Platform 3.4's
+   * `AbstractItemNormalizer::denormalize` reads an input (its `resource_class` becomes the DTO's
+   * class, which is no resource): the operation's denormalization groups apply to the DTO's own
+   * properties (their `groups()`; a property outside them is ignored), and the resource's
+   * property rules (`properties.<name>.security`, `securityPostDenormalize`) do not apply, even to
+   * a DTO property of the same name: the processor decides what the DTO may change.
    * @throws HttpError 400 for a body of the wrong shape (`denormalizationError`)
    */
   private async inputObject(
-    req: Request, input: Resource, format: Format, context: DecodeContext,
+    req: Request, input: Resource, operation: ResolvedOperation, format: Format, context: DecodeContext,
   ): Promise<Record<string, unknown>> {
-    const object = { ...format.decode!(await this.bodyOf(req), { ...context, resource: input, previous: null }) };
+    const decoded = format.decode!(await this.bodyOf(req), { ...context, resource: input, previous: null });
+    const object = { ...inDenormalizationGroups(input, operation, { ...decoded }, null) };
     delete object.id;
     const { prefixes, identifiers } = this.paths;
     const error = denormalizationError(input, object, prefixes, context.base.baseUrl, identifiers);
@@ -318,24 +345,6 @@ export class ResourceEndpoint {
     return object;
   }
 
-  /**
-   * The body without the properties outside the operation's denormalization groups (symfony
-   * ignores them, as it ignores unknown attributes); on an item (PUT, a Post on `{id}`) they keep
-   * their stored values, on a creation they are absent (their defaults apply).
-   */
-  private inDenormalizationGroups(
-    operation: ResolvedOperation, body: Record<string, unknown>, previous: object | null,
-  ): Record<string, unknown> {
-    const context = operation.denormalizationContext;
-    if (context.groups === undefined) return body;
-    const stored = previous as Readonly<Record<string, unknown>> | null;
-    for (const p of this.resource.metadata.properties) {
-      if (inGroups(p, context)) continue;
-      delete body[p.name];
-      if (stored !== null && operation.kind !== 'Patch') body[p.name] = stored[p.name];
-    }
-    return body;
-  }
 
   /**
    * The request body: what the kernel parsed (JSON, `application/*+json`), else its text (UTF-8

@@ -12,7 +12,7 @@ import { propertiesOf } from '../schema/metadata';
 import { cacheHeadersSchema, type CacheHeaders } from '../httpCache/cacheHeaders';
 import {
   denormalizationContextSchema, normalizationContextSchema, resolveDenormalizationContext,
-  resolveNormalizationContext, type ResolvedNormalizationContext, type SerializationGroups,
+  inGroups, resolveNormalizationContext, type ResolvedNormalizationContext, type SerializationGroups,
 } from '../serializer/serializationContext';
 import type { FilterDeclaration } from './filters';
 import { checkLinkRelation, type Link, type ResolvedLink } from './Link';
@@ -583,6 +583,16 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
   }
   const input = declared.input === undefined || declared.input === false ? declared.input
     : dtoResource(scope.owner, declared.input, `${at}.input`);
+  const denormalizationContext = resolveDenormalizationContext(
+    declared.denormalizationContext ?? o.denormalizationContext);
+  const groups = denormalizationContext.groups;
+  if (input && groups !== undefined && !input.metadata.properties.some((p) => inGroups(p, denormalizationContext))) {
+    // symfony reads an input DTO's properties through the groups too: none in them, no body is ever read
+    const names = [...groups].join(', ');
+    const what = `no property of the input DTO is in the denormalization groups (${names}): give its properties `
+      + 'groups() or the operation its own denormalizationContext';
+    throw invalidOption(`${at}.input`, what, undefined, { got: 'a schema' });
+  }
   const output = declared.output === undefined || declared.output === false ? declared.output
     : dtoResource(scope.owner, declared.output, `${at}.output`);
   if (declared.status !== undefined && !write) {
@@ -634,7 +644,7 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
     ...(output !== undefined ? { output } : {}),
     ...(declared.status !== undefined ? { status: declared.status } : {}),
     normalizationContext: resolveNormalizationContext(declared.normalizationContext ?? o.normalizationContext),
-    denormalizationContext: resolveDenormalizationContext(declared.denormalizationContext ?? o.denormalizationContext),
+    denormalizationContext,
     ...(validationContext !== undefined ? { validationContext: Object.freeze({ ...validationContext }) } : {}),
     links,
     ...(strategy !== undefined ? { urlGenerationStrategy: strategy } : {}),

@@ -205,7 +205,11 @@ export interface OperationOptions {
    * constraint, `validationContext` applying) and handed to the processor as `data` (relations as
    * ids, dates as ISO strings, as for the resource's own properties); the processor returns the
    * item to answer with. `false`: no body is read (as `deserialize: false`), the processor
-   * receives the stored item's properties. Only on `Post`, `Put` and `Patch`.
+   * receives the stored item's properties. Only on `Post`, `Put` and `Patch`. As API Platform 3.4
+   * reads an input class: the operation's denormalization groups select among the DTO's own
+   * properties (their `groups()`; one outside them is ignored; none in them is refused at
+   * start-up), and the resource's `properties` rules (`security`, `securityPostDenormalize`) do
+   * not apply to the DTO, even to a property of the same name.
    * @default the resource's schema
    * @example Post({ uriTemplate: '/books/quick', input: z.object({ name: z.string().min(1) }), processor })
    */

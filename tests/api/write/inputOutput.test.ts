@@ -8,7 +8,7 @@
 import request from 'supertest';
 import { z } from 'zod';
 import {
-  apiRoutes, createOpenApiDocument, defineResource, Delete, describeApi, Get, GetCollection, Post, Put,
+  apiRoutes, createOpenApiDocument, defineResource, Delete, describeApi, Get, GetCollection, groups, Post, Put,
   storeProcessor, storeProvider,
   type CollectionPage, type Processor, type Provider, type StateProcessor, type StateProvider, type StoredItem,
 } from '../../../src/api';
@@ -27,6 +27,47 @@ const bookSchema = z.object({
 const QuickInput = z.object({ name: z.string().min(3), cents: z.int().min(0) });
 /** DummyDtoCustom's output. */
 const Card = z.object({ label: z.string(), priceText: z.string().nullable() });
+
+/**
+ * An input DTO and the resource's property rules and groups, as API Platform 3.4's
+ * `AbstractItemNormalizer::denormalize` reads an input: the DTO's class becomes the
+ * `resource_class`, so the operation's denormalization groups apply to the DTO's own properties
+ * (symfony's `getAllowedAttributes`) while the resource's `#[ApiProperty(security: …,
+ * securityPostDenormalize: …)]` do not (the DTO is no resource: `canAccessAttribute` is true).
+ */
+function defineNotes(provider: StateProvider, processor: StateProcessor) {
+  const persist = storeProcessor(processor);
+  const write = (names: string[]) => groups(z.string().nullable().default(null), names);
+  const NoteInput = z.object({
+    title: groups(z.string(), ['note:write']), price: groups(z.number().nullable(), ['note:write']),
+    secret: write(['note:write']), internal: write(['note:admin']), untagged: z.string().nullable().default(null),
+  });
+  const quick: Processor = {
+    process: (data, operation, uriVariables, context) => persist.process({
+      title: data.title, price: data.price, secret: data.secret,
+      // what reached the processor of the properties outside the groups
+      note: `internal=${String(data.internal)} untagged=${String(data.untagged)}`,
+    }, operation, uriVariables, context),
+  };
+  return [defineResource({
+    shortName: 'Note',
+    schema: z.object({
+      title: z.string(), price: z.number().nullable(), secret: z.string().nullable(), note: z.string().nullable(),
+    }),
+    provider,
+    processor,
+    properties: {
+      // a price is never taken from a body; a secret not on a creation
+      price: { securityPostDenormalize: () => false },
+      secret: { security: ({ object }) => object !== null },
+    },
+    operations: [
+      Get(), Post(),
+      Post({ name: 'note_quick', uriTemplate: '/notes/quick', input: NoteInput, processor: quick,
+        denormalizationContext: { groups: ['note:write'] } }),
+    ],
+  })];
+}
 
 function define(provider: StateProvider, processor: StateProcessor) {
   const persist = storeProcessor(processor);
@@ -79,10 +120,10 @@ function define(provider: StateProvider, processor: StateProcessor) {
       Post({ name: 'book_publish', uriTemplate: '/books/{id}/publish', input: false, status: 200, processor: publish }),
       Post({ name: 'book_silent', uriTemplate: '/books/silent', output: false }),
     ],
-  })];
+  }), ...defineNotes(provider, processor)];
 }
 
-describeOnEveryStore('input and output DTOs', define, (open) => {
+describeOnEveryStore('input and output DTOs (and an input DTO under groups, beside property rules)', define, (open) => {
   let opened: OpenedStore;
   let kernel: Kernel;
   beforeEach(async () => {
@@ -169,6 +210,28 @@ describeOnEveryStore('input and output DTOs', define, (open) => {
     const list = await request(kernel).get('/api/books').set('Accept', JSON_TYPE);
     expect(list.body).toEqual([expect.objectContaining({ title: 'Quiet' })]);
   });
+
+  const postJson = (url: string, body: object) => post(url, body, JSON_TYPE);
+  const body = { title: 'Ubik', price: 5, secret: 's3', internal: 'x', untagged: 'y', note: 'n' };
+
+  test('the denormalization groups apply to the DTO\'s properties: one outside them never reaches the processor', async () => {
+    const res = await postJson('/api/notes/quick', body);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ title: 'Ubik', note: 'internal=null untagged=null' });
+  });
+
+  test('the resource\'s property security and securityPostDenormalize do not apply to the DTO', async () => {
+    // the control: on the resource's own Post the rules keep price and secret out
+    const direct = await postJson('/api/notes', body);
+    expect(direct.status).toBe(201);
+    expect(direct.body).toMatchObject({ title: 'Ubik', price: null, note: 'n' });
+    const stored = await request(kernel).get(`/api/notes/${direct.body.id}`).set('Accept', JSON_TYPE);
+    expect(stored.body).toMatchObject({ price: null, secret: null });
+    // the DTO's price and secret are its own properties: the processor gets them, and stores them
+    const dto = await postJson('/api/notes/quick', body);
+    const read = await request(kernel).get(`/api/notes/${dto.body.id}`).set('Accept', JSON_TYPE);
+    expect(read.body).toMatchObject({ title: 'Ubik', price: 5, secret: 's3' });
+  });
 });
 
 describe('input and output options', () => {
@@ -222,5 +285,18 @@ describe('the OpenAPI document of input and output DTOs', () => {
     expect(paths['/books/silent'].post.requestBody).toBeDefined();
     expect(paths['/books/silent'].post.responses['201'].content).toBeUndefined();
     expect(paths['/books'].post.responses['201'].content).toBeDefined();
+  });
+});
+
+describe('an input DTO under denormalization groups', () => {
+  const state = new MemoryState();
+  test('a DTO with no property in the operation\'s groups is refused at start-up, naming the option', () => {
+    const make = () => defineResource({
+      shortName: 'Thing', schema: z.object({ a: z.string() }), provider: state, processor: state,
+      denormalizationContext: { groups: ['thing:write'] },
+      operations: [Get(), Post({ input: z.object({ a: z.string() }) })],
+    });
+    expect(make).toThrow(KernelConfigError);
+    expect(make).toThrow(/operations\[1\]\.input.*no property of the input DTO is in the denormalization groups \(thing:write\)/);
   });
 });
