@@ -197,12 +197,16 @@ function serverBase(api: ApiDescription): string {
 /**
  * The schema of the `id` path parameter, one for every operation on the path (a generated client
  * types the id once per resource, not once per method): the identifier's type (`id` in the output
- * schema), an integer from 0 for integer ids; for string ids, the route requirement when every
+ * schema), an integer from 0 for integer ids; a composite id's parts as its description
+ * (`name=<name>;year=<year>`); for string ids, the route requirement when every
  * operation on the path has the same one. An operation whose route requirement is looser than the
  * schema (`PUT /api/books/abc` when only GET says `\d+`) still answers such an id, with a 404.
  */
 function idSchema(resource: ResourceDescription, path: string, idType: unknown): JsonSchema {
   if (idType === 'integer') return { type: 'integer', minimum: 0 };
+  // a composite identifier: its parts, as API Platform's CompositeIdentifierParser reads them
+  const parts = resource.metadata.compositeKey;
+  if (parts !== undefined) return { type: 'string', description: parts.map((p) => `${p}=<${p}>`).join(';') };
   const requirements = new Set(resource.operations.filter((o) => o.path === path).map((o) => o.requirements.id));
   const [only] = [...requirements];
   if (requirements.size !== 1 || only === undefined) return { type: 'string' };

@@ -77,15 +77,17 @@ function acceptsNull(schema: JsonSchema): boolean {
  * Platform lists a resource's required properties, not every property; api-doc-parser reads
  * `required` of the response schema as the form's required fields), but not a property with a
  * `security` rule, which a client it denies does not get. A property with a default
- * is never null (zod fills it in on every write).
+ * is never null (zod fills it in on every write). A composite identifier's resource has no `id`.
  */
 function sentAsNormalized(
   output: JsonSchema, resource: ResourceDescription, mustWrite: ReadonlySet<string>,
 ): JsonSchema {
   const from = (output.properties ?? {}) as Properties;
   const alwaysSet = new Set((output.required ?? []) as string[]);
-  const properties: Properties = { id: from.id ?? { type: 'integer', readOnly: true } };
-  const required = ['id'];
+  // a composite identifier is no property (its parts are)
+  const composite = resource.metadata.compositeKey !== undefined;
+  const properties: Properties = composite ? {} : { id: from.id ?? { type: 'integer', readOnly: true } };
+  const required = composite ? [] : ['id'];
   for (const p of resource.metadata.properties) {
     const schema = from[p.name];
     if (p.writeOnly || schema === undefined) continue;
