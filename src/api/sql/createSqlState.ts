@@ -129,7 +129,7 @@ async function withoutStatementTimeout(
  * parameterised, so the texts are few, and the driver runs one at a time to completion
  * (`all`/`run`), so one statement is never busy twice.
  */
-function sqliteDialect(file: string, option: string): LoggedDialect {
+function sqliteDialect(file: string, option: string): { dialect: LoggedDialect; inTransaction: () => boolean } {
   const database = openSqlite(file, option);
   database.pragma('foreign_keys = ON');
   database.function(SQLITE_LOWER, { deterministic: true },
@@ -147,7 +147,8 @@ function sqliteDialect(file: string, option: string): LoggedDialect {
       close: () => { statements.clear(); database.close(); },
     },
   });
-  return new LoggedDialect(dialect, 'sqlite', { inTransaction: () => database.inTransaction });
+  const inTransaction = (): boolean => database.inTransaction;
+  return { dialect: new LoggedDialect(dialect, 'sqlite', { inTransaction }), inTransaction };
 }
 
 /**
@@ -174,6 +175,7 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
       `give either ${urlOption} (PostgreSQL) or ${pathOption} (SQLite), not both.`);
   }
   let dialect: LoggedDialect;
+  let inTransaction: (() => boolean) | undefined;
   if (options.url !== undefined) {
     if (!/^postgres(ql)?:\/\//i.test(options.url)) {
       const shown = JSON.stringify(withoutPassword(options.url));
@@ -182,13 +184,13 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
     }
     dialect = new LoggedDialect(postgresDialect(options.url, options, timeoutMs), 'postgres');
   } else {
-    dialect = sqliteDialect(options.sqlitePath ?? ':memory:', pathOption);
+    ({ dialect, inTransaction } = sqliteDialect(options.sqlitePath ?? ':memory:', pathOption));
   }
   const db: SqlDatabase = new Kysely({ dialect });
   const folding = dialect.flavour === 'sqlite'
     ? sqliteFolding
     : postgresFolding(options.caseFolding === 'database' ? 'default' : 'und-x-icu');
-  const state = new SqlState(db, { flavour: dialect.flavour, folding, timeoutMs });
+  const state = new SqlState(db, { flavour: dialect.flavour, folding, timeoutMs, inTransaction });
   const where = options.url !== undefined
     ? `PostgreSQL at "${withoutPassword(options.url)}"`
     : `SQLite database "${options.sqlitePath ?? ':memory:'}"`;
