@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { invalidOption } from '../../config/optionError';
 import { unwrapSchema } from '../schema/metadata';
 import { isIntegerSchema, zodDef } from '../schema/zodDef';
-import { parseItemId, type ItemId } from '../state/identifier';
+import { compositeIdText, parseItemId, type ItemId } from '../state/identifier';
 import type { PropertyMetadata } from '../state/types';
 
 /**
@@ -87,7 +87,7 @@ export function compositeIdOf(
   parts: readonly IdentifierPart[], data: Readonly<Record<string, unknown>>,
 ): string | null {
   if (parts.some((p) => partValueProblem(p, data[p.name]) !== undefined)) return null;
-  const id = parts.map((p) => `${p.name}=${String(data[p.name])}`).join(';');
+  const id = compositeIdText(parts.map((p) => p.name), data);
   return parseItemId('string', id) === id ? id : null;
 }
 

@@ -5,7 +5,7 @@ import type {
   AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, ResourceMetadata, StateContext, StateProvider,
   StoredItem, WriteOutcome, ItemId,
 } from '../state/types';
-import { uuidV7 } from '../state/identifier';
+import { compositeIdText, uuidV7 } from '../state/identifier';
 import { itemOf, resourceColumns, rowOf, VERSION_COLUMN } from './columns';
 import { attachLinks, missingTarget, SOURCE_COLUMN, TARGET_COLUMN, writeLinks } from './joinTables';
 import { orderOf, whereOf, type CaseFolding } from './conditions';
@@ -200,6 +200,9 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
     resource: ResourceMetadata, data: Readonly<Record<string, unknown>>, context?: StateContext, given?: ItemId,
   ): Promise<WriteOutcome> {
     const type = resource.identifier ?? 'integer';
+    // a composite identifier's id is its parts' (the back office creates without one)
+    const key = resource.compositeKey;
+    if (given === undefined && key !== undefined) given = compositeIdText(key, data);
     if (type === 'string' && given === undefined) {
       throw new TypeError(`${resource.shortName}: a string id is given by the client`);
     }

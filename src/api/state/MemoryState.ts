@@ -2,7 +2,7 @@ import type {
   AtomicStateProcessor, CollectionPage, CollectionQuery, DeleteOutcome, FilterCondition, OrderBy, ResourceMetadata,
   StateContext, StateProcessor, StateProvider, StoredItem, WriteOutcome,
 } from './types';
-import { compareIds, uuidV7, type ItemId } from './identifier';
+import { compareIds, compositeIdText, uuidV7, type ItemId } from './identifier';
 
 /**
  * A store in memory implementing the whole contract of `types.ts`: the reference the SQL store
@@ -85,6 +85,9 @@ export class MemoryState implements StateProvider, AtomicStateProcessor {
   ): Promise<WriteOutcome> {
     const table = this.table(resource);
     const type = resource.identifier ?? 'integer';
+    // a composite identifier's id is its parts' (the back office creates without one)
+    const key = resource.compositeKey;
+    if (given === undefined && key !== undefined) given = compositeIdText(key, data);
     if (type === 'string' && given === undefined) {
       throw new TypeError(`${resource.shortName}: a string id is given by the client`);
     }

@@ -97,3 +97,13 @@ export function uuidV7(now = Date.now()): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * A composite identifier's id (`ResourceMetadata.compositeKey`): `<key>=<value>` of each key, in
+ * order, joined by `;` (`name=Bar;year=2017`). A store makes it when `create` is given no id.
+ * @param keys - the parts' property names
+ * @param data - the item's properties
+ */
+export function compositeIdText(keys: readonly string[], data: Readonly<Record<string, unknown>>): string {
+  return keys.map((k) => `${k}=${String(data[k])}`).join(';');
+}

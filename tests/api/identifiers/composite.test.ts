@@ -128,6 +128,14 @@ describeOnEveryStore('composite identifiers', define, (open) => {
     expect((await request(kernel).delete(BAR)).status).toBe(409);
   });
 
+  test('a store given no id (the back office\'s create) makes it of the parts', async () => {
+    const [item] = opened.resources;
+    const made = await item.processor!.create(item.metadata, { name: 'Baz', year: 2001, description: 'Made' });
+    expect(made).toMatchObject({ status: 'ok' });
+    const got = await get('/api/composite_primitive_items/name=Baz;year=2001');
+    expect([got.status, got.body.description]).toEqual([200, 'Made']);
+  });
+
   test('any text after the collection path is a 404 or the item, never a 500 (fast-check)', async () => {
     await bar();
     const piece = fc.oneof(fc.constantFrom('name', 'year', 'Bar', '2017', '=', ';', '-1', '', '%', '%3B', '%00'),
