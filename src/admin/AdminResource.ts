@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import {
-  type Resource, type OrderBy, type PropertyKind, type StoredItem, type ResolvedPropertyPath, type ResourceMetadata,
+  type Resource, type OrderBy, type PropertyKind, type PropertyMetadata, type StoredItem, type ResolvedPropertyPath,
+  type ResourceMetadata,
 } from '../api';
 import { plural, snakeCase } from '../api/internals';
 import { unwrapSchema } from '../api/internals';
 import { isResolvedPath, propertyPath } from '../api/internals';
 import type { AdminAction } from './AdminAction';
-import type { CrudOptions } from './CrudOptions';
+import type { CrudOptions, FieldOptions } from './CrudOptions';
 import { DEFAULT_FIELD_TYPE, FIELD_TYPES, type FieldInput, type FieldType } from './fieldTypes';
 import type { LocalizedText } from './localized';
 
@@ -54,6 +55,11 @@ export interface AdminField {
   readonly sortable: boolean;
   /** For relations: the target's short name. */
   readonly relation?: string;
+  /**
+   * For an embeddable value object (`embeddable()`): its fields, each a field of its own (label
+   * and formatting from the field's schema), which the index summarises and the detail page lists.
+   */
+  readonly fields?: readonly AdminField[];
 }
 
 /** A resource as the back office shows it. */
@@ -118,6 +124,46 @@ function stepOf(kind: PropertyKind, type: FieldType, decimals: number | undefine
   return decimals === undefined ? 'any' : decimals === 0 ? '1' : `0.${'0'.repeat(decimals - 1)}1`;
 }
 
+/** A property as a field: widget and formatting from its schema and the configured options. */
+function adminField(p: PropertyMetadata, schema: z.ZodType, o: FieldOptions): AdminField {
+  const u = unwrapSchema(schema);
+  const type = o.type ?? DEFAULT_FIELD_TYPE[p.kind];
+  const help = o.help ?? (u.meta.description !== '' ? u.meta.description : undefined);
+  const decimals = o.decimals
+    ?? (type === 'money' && o.currency !== undefined ? currencyDigits(o.currency) : undefined);
+  const step = stepOf(p.kind, type, decimals);
+  const enumValues = p.enumValues ?? (o.choices !== undefined ? Object.keys(o.choices) : undefined);
+  return Object.freeze({
+    name: p.name,
+    label: o.label ?? humanize(p.name),
+    kind: p.kind,
+    type,
+    input: FIELD_TYPES[type].input,
+    required: !u.optional && !u.nullable && p.kind !== 'boolean',
+    // the back office has no control for an array or object, nor for a list of items, yet: it shows
+    // a json, embeddable or to-many value, read-only
+    readOnly: p.readOnly || p.kind === 'json' || p.kind === 'embedded' || p.kind === 'relations',
+    writeOnly: p.writeOnly,
+    ...(help !== undefined ? { help } : {}),
+    ...(step !== undefined ? { step } : {}),
+    ...(enumValues !== undefined ? { enumValues } : {}),
+    ...(o.choices !== undefined ? { choices: o.choices } : {}),
+    ...(o.currency !== undefined ? { currency: o.currency } : {}),
+    ...(decimals !== undefined ? { decimals } : {}),
+    dateStyle: o.dateStyle ?? 'medium',
+    renderAsSwitch: type === 'boolean' && o.renderAsSwitch !== false,
+    sortable: !p.writeOnly && (o.sortable ?? (type !== 'textarea' && type !== 'association')),
+    ...(p.relation !== undefined ? { relation: p.relation } : {}),
+    ...(p.embeddable !== undefined ? { fields: embeddableFields(p, u.inner) } : {}),
+  });
+}
+
+/** An embeddable's fields as fields of their own (no options: each from its schema). */
+function embeddableFields(p: PropertyMetadata, object: z.ZodType): readonly AdminField[] {
+const shape = ((object as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {});
+return Object.freeze(p.embeddable!.fields.map((f) => adminField(f, shape[f.name], {})));
+}
+
 /**
  * Reads a resource and its configuration for the back office.
  * @param resource - as `defineResource` returned it
@@ -130,38 +176,7 @@ export function adminResource(
   resolve: (shortName: string) => ResourceMetadata | undefined = () => undefined,
 ): AdminResource {
   const shape = resource.schema.shape as Record<string, z.ZodType>;
-  const fields = resource.metadata.properties.map((p): AdminField => {
-    const u = unwrapSchema(shape[p.name]);
-    const o = crud.fields?.[p.name] ?? {};
-    const type = o.type ?? DEFAULT_FIELD_TYPE[p.kind];
-    const help = o.help ?? (u.meta.description !== '' ? u.meta.description : undefined);
-    const decimals = o.decimals
-      ?? (type === 'money' && o.currency !== undefined ? currencyDigits(o.currency) : undefined);
-    const step = stepOf(p.kind, type, decimals);
-    const enumValues = p.enumValues ?? (o.choices !== undefined ? Object.keys(o.choices) : undefined);
-    return Object.freeze({
-      name: p.name,
-      label: o.label ?? humanize(p.name),
-      kind: p.kind,
-      type,
-      input: FIELD_TYPES[type].input,
-      required: !u.optional && !u.nullable && p.kind !== 'boolean',
-      // the back office has no control for an array or object, nor for a list of items, yet: it shows
-      // a json, embeddable or to-many value, read-only
-      readOnly: p.readOnly || p.kind === 'json' || p.kind === 'embedded' || p.kind === 'relations',
-      writeOnly: p.writeOnly,
-      ...(help !== undefined ? { help } : {}),
-      ...(step !== undefined ? { step } : {}),
-      ...(enumValues !== undefined ? { enumValues } : {}),
-      ...(o.choices !== undefined ? { choices: o.choices } : {}),
-      ...(o.currency !== undefined ? { currency: o.currency } : {}),
-      ...(decimals !== undefined ? { decimals } : {}),
-      dateStyle: o.dateStyle ?? 'medium',
-      renderAsSwitch: type === 'boolean' && o.renderAsSwitch !== false,
-      sortable: !p.writeOnly && (o.sortable ?? (type !== 'textarea' && type !== 'association')),
-      ...(p.relation !== undefined ? { relation: p.relation } : {}),
-    });
-  });
+  const fields = resource.metadata.properties.map((p) => adminField(p, shape[p.name], crud.fields?.[p.name] ?? {}));
   const byName = new Map(fields.map((f) => [f.name, f]));
   const shown = fields.filter((f) => !f.writeOnly);
   const column = (name: string): Column => (name === 'id' ? { name: 'id' } : { name, field: byName.get(name)! });

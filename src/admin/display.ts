@@ -9,7 +9,8 @@ import { translatorFor, type Translator } from './translations';
  * Stored values as the pages show them, per field type and locale (EasyAdmin's field
  * formatting): money and numbers through `Intl.NumberFormat`, dates and date-times through
  * `Intl.DateTimeFormat` (date-times in the request's time zone, `req.timeZone`, UTC by default),
- * choices by their label, e-mails and URLs as links, relations as the related item's label.
+ * choices by their label, e-mails and URLs as links, relations as the related item's label, an
+ * embeddable value object as its fields' values (and, on the detail page, its labelled fields).
  * @module
  */
 
@@ -18,6 +19,8 @@ export interface DisplayValue {
   readonly text: string;
   /** A link: the related item's page, a `mailto:` or an `http(s)` URL. */
   readonly url?: string;
+  /** An embeddable value object's fields, as the detail page lists them (label, value). */
+  readonly rows?: ReadonlyArray<{ readonly label: string; readonly value: DisplayValue }>;
 }
 
 /** What formatting needs from the request. */
@@ -53,6 +56,15 @@ function formatNumber(field: AdminField, value: number, locale: string): string 
  */
 export function displayValue(field: AdminField, value: unknown, c: DisplayContext): DisplayValue {
   if (value === null || value === undefined) return { text: c.t('value.empty') };
+  if (field.fields !== undefined && typeof value === 'object' && !Array.isArray(value)) {
+    // an embeddable: its fields labelled (detail), the ones with a value joined (index, CSV)
+    const object = value as Record<string, unknown>;
+    const rows = field.fields.map((f) => ({
+      label: localized(f.label, c.req.locale), value: displayValue(f, object[f.name], c),
+    }));
+    const filled = field.fields.filter((f) => object[f.name] !== null && object[f.name] !== undefined);
+    return { text: filled.map((f) => displayValue(f, object[f.name], c).text).join(', '), rows };
+  }
   const locale = intlLocale(c.req.locale);
   switch (field.type) {
     case 'boolean':

@@ -47,5 +47,5 @@ export const DEFAULT_FIELD_TYPE: Readonly<Record<PropertyKind, FieldType>> = Obj
   string: 'text', text: 'textarea', integer: 'number', number: 'number', boolean: 'boolean',
   date: 'date', datetime: 'datetime', enum: 'choice', relation: 'association', relations: 'association',
   json: 'textarea', // shown, never edited: AdminResource makes a json field read-only
-  embedded: 'textarea', // its fields shown labelled (display.ts), read-only as json
+  embedded: 'textarea', // its fields shown labelled (display.ts), read-only on the form
 });
