@@ -1,6 +1,7 @@
 import { debugRouter } from '../../src/cli/debugRouter';
 import { createDemoRoutes } from '../../src/demo/routes';
 import { Route, RouteCollection } from '../../src/routing';
+import { BOOK_SHOW_VIEW } from './bookShowView';
 
 // Layout, blank lines and messages were compared with `php bin/console debug:router …` of the
 // Symfony 5.4 reference app (tests/fixtures/oracle/README.md), which lists the same twelve routes after the
@@ -103,28 +104,7 @@ describe('debugRouter(routes, options)', () => {
     it('shows the single-route view of book_show with Requirements id: \\d+', () => {
       const { output, exitCode } = debugRouter(routes, { name: 'book_show' });
       expect(exitCode).toBe(0);
-      expect(output.split('\n')).toEqual([
-        '+--------------+-----------------------------------------+',
-        '| Property     | Value                                   |',
-        '+--------------+-----------------------------------------+',
-        '| Route Name   | book_show                               |',
-        '| Path         | /api/books/{id}.{_format}               |',
-        '| Path Regex   | /^\\/api\\/books\\/(\\d+)(?:\\.([^/]+))?$/su |',
-        '| Host         | ANY                                     |',
-        '| Host Regex   |                                         |',
-        '| Scheme       | ANY                                     |',
-        '| Method       | GET                                     |',
-        '| Requirements | id: \\d+                                 |',
-        '| Class        | Route                                   |',
-        '| Defaults     | _controller: Closure()                  |',
-        '|              | _format: NULL                           |',
-        '| Options      | errorRenderer: object(Closure)          |',
-        '|              | errorRendererPrefix: /api               |',
-        '|              | provider: object(Closure)               |',
-        '|              | utf8: true                              |',
-        '+--------------+-----------------------------------------+',
-        '',
-      ]);
+      expect(output.split('\n')).toEqual(BOOK_SHOW_VIEW);
     });
 
     it('shows NO CUSTOM for a route without requirements', () => {

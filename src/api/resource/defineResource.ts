@@ -109,6 +109,24 @@ export type PaginationOptions = z.input<typeof paginationOptionsSchema>;
 export type ResolvedPagination = Readonly<Required<Omit<PaginationOptions, 'viaCursor'>>>
   & { readonly viaCursor: readonly CursorField[] };
 
+/** An operation's `pagination*` options, by the {@link PaginationOptions} key each replaces. */
+const OPERATION_PAGINATION = {
+  paginationEnabled: 'enabled', paginationClientEnabled: 'clientEnabled', paginationItemsPerPage: 'itemsPerPage',
+  paginationMaximumItemsPerPage: 'maximumItemsPerPage', paginationClientItemsPerPage: 'clientItemsPerPage',
+  paginationPartial: 'partial', paginationClientPartial: 'clientPartial', paginationViaCursor: 'viaCursor',
+} as const;
+
+type OperationPaginationShape = {
+  [K in keyof typeof OPERATION_PAGINATION]: (typeof paginationOptionsSchema.shape)[(typeof OPERATION_PAGINATION)[K]]
+};
+
+/** The operation options' `pagination*` schemas: each the resource's `pagination.<key>` schema. */
+function operationPaginationShape(): OperationPaginationShape {
+  const shape = paginationOptionsSchema.shape;
+  return Object.fromEntries(Object.entries(OPERATION_PAGINATION).map(([name, key]) => [name, shape[key]])) as
+    OperationPaginationShape;
+}
+
 /** Format names (`formats`, `inputFormats`, `outputFormats`), checked against the API's by `apiRoutes`. */
 const formatNamesSchema = z.array(
   z.string().regex(/^[a-z][a-z0-9]{0,31}$/, { error: 'expected a format name such as "csv"' }),
@@ -157,22 +175,8 @@ const operationSchema = optionsObject({
   inputFormats: formatNamesSchema.optional(),
   outputFormats: formatNamesSchema.optional(),
   urlGenerationStrategy: urlGenerationStrategySchema.optional(),
-  paginationEnabled: z.boolean().optional(),
-  paginationClientEnabled: z.boolean().optional(),
-  paginationItemsPerPage: integerFrom(1).optional(),
-  paginationMaximumItemsPerPage: integerFrom(1).optional(),
-  paginationClientItemsPerPage: z.boolean().optional(),
-  paginationPartial: z.boolean().optional(),
-  paginationClientPartial: z.boolean().optional(),
-  paginationViaCursor: viaCursorSchema.optional(),
+  ...operationPaginationShape(),
 });
-
-/** An operation's `pagination*` options, by the {@link PaginationOptions} key each replaces. */
-const OPERATION_PAGINATION = {
-  paginationEnabled: 'enabled', paginationClientEnabled: 'clientEnabled', paginationItemsPerPage: 'itemsPerPage',
-  paginationMaximumItemsPerPage: 'maximumItemsPerPage', paginationClientItemsPerPage: 'clientItemsPerPage',
-  paginationPartial: 'partial', paginationClientPartial: 'clientPartial', paginationViaCursor: 'viaCursor',
-} as const;
 
 /**
  * The schema of {@link ResourceOptions}, validated once by {@link defineResource}; the checks
