@@ -67,6 +67,8 @@ function dtoOf(dto: Resource | false | undefined): DtoDescription | undefined {
 /** One resource, as the documentation shows it. */
 export interface ResourceDescription {
   readonly shortName: string;
+  /** The resource's `types` (its RDF classes): the JSON-LD `@type` of its items; absent: the short name. */
+  readonly types?: readonly string[];
   readonly description: string;
   readonly metadata: ResourceMetadata;
   /** The zod schema as declared (`z.toJSONSchema(schema, { io: 'input' | 'output' })`). */
@@ -183,6 +185,7 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
     formatsByType: byType,
     resources: Object.freeze(resources.map((r) => Object.freeze({
       shortName: r.shortName,
+      ...(r.types !== undefined ? { types: r.types } : {}),
       description: r.description,
       metadata: r.metadata,
       schema: r.schema,

@@ -5,6 +5,7 @@ import { kindDefinition } from '../property/propertyKinds';
 import type { PropertyMetadata } from '../state/types';
 import { inGroups } from '../serializer/serializationContext';
 import { definitionName } from './definitionName';
+import { jsonLdType } from '../resource/rdfVocabulary';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -68,6 +69,28 @@ function without(schema: JsonSchema, names: Set<string>): JsonSchema {
 function acceptsNull(schema: JsonSchema): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   return ((schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[]).some(acceptsNull);
+}
+
+/** The JSON-LD `@type` of a resource's items: its short name or its `types` (`rdfVocabulary.ts`). */
+function typeSchema(resource: ResourceDescription): JsonSchema {
+  const type = jsonLdType(resource);
+  return typeof type === 'string' ? { type: 'string', const: type, readOnly: true }
+    : { type: 'array', items: { type: 'string' }, const: type, readOnly: true };
+}
+
+/**
+ * Each property whose metadata has `types` with its first as `externalDocs.url`, as API
+ * Platform's `SchemaPropertyMetadataFactory` writes `ApiProperty::types` (a key OpenAPI defines,
+ * which JSON Schema allows).
+ */
+function withExternalDocs(schema: JsonSchema, resource: ResourceDescription): JsonSchema {
+  const properties = { ...(schema.properties ?? {}) as Properties };
+  for (const p of resource.metadata.properties) {
+    const current = properties[p.name];
+    const url = p.types?.[0];
+    if (current !== undefined && url !== undefined) properties[p.name] = { ...current, externalDocs: { url } };
+  }
+  return { ...schema, properties };
 }
 
 /**
@@ -152,7 +175,7 @@ const IRI: JsonSchema = { type: 'string', format: 'iri-reference' };
 const NEVER: EmbedRelation = () => undefined;
 /** The annotations a relation's schema keeps when its value becomes a `$ref`. */
 const ANNOTATIONS = [
-  'description', 'default', 'readOnly', 'writeOnly', 'deprecated', 'x-groups', 'x-relation', 'x-many',
+  'description', 'default', 'readOnly', 'writeOnly', 'deprecated', 'x-groups', 'x-relation', 'x-many', 'externalDocs',
 ];
 
 function annotations(schema: JsonSchema): JsonSchema {
@@ -166,7 +189,7 @@ function outsideGroups(resource: ResourceDescription, groups: ReadonlySet<string
 
 /** What a POST body may carry, all groups: zod's input side without `id` and the readOnly properties. */
 function writtenOf(resource: ResourceDescription): JsonSchema {
-  const rawInput = toJsonSchema(resource.schema, 'input');
+  const rawInput = withExternalDocs(toJsonSchema(resource.schema, 'input'), resource);
   return without(rawInput, new Set(['id', ...flagged((rawInput.properties ?? {}) as Properties, 'readOnly')]));
 }
 
@@ -197,9 +220,9 @@ function mapEmbedded(
 export function outputSchemas(
   resource: ResourceDescription, groups?: ReadonlySet<string>, embed: EmbedRelation = NEVER,
 ): OutputSchemas {
-  const name = resource.shortName;
   const mustWrite = new Set(writtenOf(resource).required as string[]);
-  const all = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource, mustWrite);
+  const sent = sentAsNormalized(toJsonSchema(resource.schema, 'output'), resource, mustWrite);
+  const all = withExternalDocs(sent, resource);
   let flat = without(all, outsideGroups(resource, groups));
   if (groups !== undefined) {
     const deep = new Set(resource.metadata.properties.filter((p) => p.maxDepth !== undefined).map((p) => p.name));
@@ -227,7 +250,7 @@ export function outputSchemas(
     jsonld: extend(nested('jsonld'), {
       '@context': { anyOf: [{ type: 'string', format: 'iri-reference' }, { type: 'object' }], readOnly: true },
       '@id': { type: 'string', format: 'iri-reference', readOnly: true },
-      '@type': { type: 'string', const: name, readOnly: true },
+      '@type': typeSchema(resource),
     }, ['@id', '@type']),
     jsonhal: extend(without(flat, new Set(relations.map((p) => p.name))), {
       _links: {

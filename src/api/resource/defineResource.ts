@@ -28,6 +28,7 @@ import { urlGenerationStrategySchema, type UrlGenerationStrategy } from './urlGe
 import { dtoOptionSchema, dtoResource } from './operationDto';
 import { validationContextSchema, type ValidationContextOptions } from '../write/validationGroups';
 import { propertiesOptionSchema, resolvePropertySecurity, type PropertySecurityMap } from './propertySecurity';
+import { iriListSchema, withVocabulary } from './rdfVocabulary';
 
 const PROVIDER = 'a Provider (provide), a function (operation, uriVariables, context) or a store '
   + '(provideCollection, provideItem)';
@@ -218,13 +219,23 @@ export const resourceOptionsSchema = optionsObject({
   /** The default `securityMessage`. */
   securityMessage: z.string().optional(),
   /**
-   * Property-level access rules by property name (API Platform's `#[ApiProperty(security,
-   * securityPostDenormalize)]`, or its YAML `properties:`): see `PropertySecurityOptions`.
-   * @default no property has rules
-   * @example { salary: { security: 'ROLE_ADMIN' }, note: { security: ({ object, user }) =>
-   *   object === null || object.owner === user?.identifier } }
+   * What API Platform's `#[ApiProperty]` says of each property, by property name (or its YAML
+   * `properties:`): access rules (`security`, `securityPostDenormalize`; see
+   * `PropertySecurityOptions`) and external vocabulary (`iris`, `types`; see `rdfVocabulary.ts`).
+   * @default no property has rules or IRIs
+   * @example { salary: { security: 'ROLE_ADMIN' }, name: { iris: ['https://schema.org/name'] },
+   *   note: { security: ({ object, user }) => object === null || object.owner === user?.identifier } }
    */
   properties: propertiesOptionSchema.optional(),
+  /**
+   * The RDF classes of the resource (API Platform's `#[ApiResource(types: [...])]`): its items'
+   * JSON-LD `@type` (one: a string; several: an array), its Hydra class's `@id` (the first), the
+   * Hydra `range` of the relations to it. The short name stays the resource's name everywhere
+   * else (routes, the context IRI `/api/contexts/Book`, OpenAPI component names, HAL, JSON:API).
+   * @default none: `@type` is the short name, in the API's vocabulary (`/api/docs.jsonld#Book`)
+   * @example ['https://schema.org/Book']
+   */
+  types: iriListSchema.optional(),
   /** The collection's path; item paths add `/{id}`. @default `/api/<plural of shortName, snake case>` */
   routePrefix: nonEmptyString.optional(),
   /** The table name stores use. @default the plural, snake case: `books`, `book_reviews` */
@@ -387,6 +398,8 @@ export interface ResolvedOperation {
 /** A resource, validated and resolved (what `apiRoutes` and `describeApi` read). */
 export interface Resource<S extends z.ZodObject = z.ZodObject> {
   readonly shortName: string;
+  /** The resource's `types` (its RDF classes, `rdfVocabulary.ts`); absent: its short name is its `@type`. */
+  readonly types?: readonly string[];
   readonly schema: S;
   /** What the stores know: table, properties (kinds, nullable, readOnly, writeOnly, relations). */
   readonly metadata: ResourceMetadata;
@@ -718,9 +731,13 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const snake = snakeCase(shortName);
   const prefix = o.routePrefix ?? `/api/${plural(snake)}`;
   const table = o.table ?? plural(snake);
-  const properties = propertiesOf(o.schema.shape, `${option}.schema`);
+  const plain = propertiesOf(o.schema.shape, `${option}.schema`);
   const identifier = o.identifiers === undefined ? identifierOf(o.schema.shape, `${option}.schema`)
-    : compositeIdentifierOf(compositePartsOf(o.identifiers, o.schema.shape, properties, `${option}.identifiers`));
+    : compositeIdentifierOf(compositePartsOf(o.identifiers, o.schema.shape, plain, `${option}.identifiers`));
+  // the `properties` option's names are checked here, before its IRIs are read
+  const propertySecurity = resolvePropertySecurity(o.properties ?? {}, { shortName, table, properties: plain },
+    `${option}.properties`);
+  const properties = withVocabulary(plain, o.properties ?? {});
   const metadata: ResourceMetadata = Object.freeze({
     shortName, table, properties: Object.freeze(properties),
     ...(identifier.type !== 'integer' ? { identifier: identifier.type } : {}),
@@ -729,6 +746,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
   const declared = o.operations ?? [GetCollection(), Get(), Post(), Put(), Patch(), Delete()];
   const owner: OperationScope['owner'] = {
     shortName,
+    ...(o.types !== undefined ? { types: Object.freeze([...o.types]) } : {}),
     schema: options.schema,
     metadata,
     filters: resolveFilters(o.filters ?? [], metadata, `${option}.filters`),
@@ -737,7 +755,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     identifier,
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
-    propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
+    propertySecurity,
   };
   const scope: OperationScope = {
     o, prefix, option, metadata, identifier, owner,
@@ -778,7 +796,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     identifier,
     routePrefix: prefix,
     description: o.description ?? schemaDescription(o.schema) ?? `${shortName} resources.`,
-    propertySecurity: resolvePropertySecurity(o.properties ?? {}, metadata, `${option}.properties`),
+    propertySecurity,
     ...(o.urlGenerationStrategy !== undefined ? { urlGenerationStrategy: o.urlGenerationStrategy } : {}),
     normalizationContext: resolveNormalizationContext(o.normalizationContext),
     denormalizationContext: resolveDenormalizationContext(o.denormalizationContext),

@@ -34,6 +34,8 @@ export function dtoResource(
   const properties = propertiesOf(schema.shape, option);
   return Object.freeze({
     shortName: owner.shortName,
+    // API Platform's operation keeps its resource's types: the DTO's @type is the resource's
+    ...(owner.types !== undefined ? { types: owner.types } : {}),
     schema,
     metadata: Object.freeze({ ...owner.metadata, properties: Object.freeze(properties) }),
     operations: Object.freeze([]),

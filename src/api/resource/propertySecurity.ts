@@ -5,6 +5,7 @@ import { closestName } from '../../errors/suggest';
 import type { PostDenormalizeContext, SecurityContext } from '../../security/RouteSecurity';
 import type { ResourceMetadata } from '../state/types';
 import { ruleSchema, type SecurityRule } from './operations';
+import { propertyVocabularyShape } from './rdfVocabulary';
 
 /**
  * Property-level access rules (API Platform 3.4's `#[ApiProperty(security: …,
@@ -57,10 +58,14 @@ export interface PropertySecurityOptions {
 /** {@link PropertySecurityOptions} of each property that has rules, by property name. */
 export type PropertySecurityMap = Readonly<Record<string, Readonly<PropertySecurityOptions>>>;
 
-/** The schema of the `properties` option: the rules of each property, by name. */
+/**
+ * The schema of the `properties` option (API Platform's `#[ApiProperty]` of each property, by
+ * name): the access rules, and the vocabulary (`iris`, `types`; `rdfVocabulary.ts`).
+ */
 export const propertiesOptionSchema = z.record(z.string(), optionsObject({
   security: ruleSchema<PropertySecurityContext>().optional(),
   securityPostDenormalize: ruleSchema<PropertyPostDenormalizeContext>().optional(),
+  ...propertyVocabularyShape,
 }));
 
 /**
@@ -89,7 +94,11 @@ export function resolvePropertySecurity(
       throw invalidOption(`${option}.${name}.securityPostDenormalize`, what, undefined, { got: 'a rule' });
     }
     if (rules.security !== undefined || rules.securityPostDenormalize !== undefined) {
-      out[name] = Object.freeze({ ...rules });
+      out[name] = Object.freeze({
+        ...(rules.security !== undefined ? { security: rules.security } : {}),
+        ...(rules.securityPostDenormalize !== undefined
+          ? { securityPostDenormalize: rules.securityPostDenormalize } : {}),
+      });
     }
   }
   return Object.freeze(out);

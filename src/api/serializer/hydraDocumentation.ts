@@ -4,6 +4,7 @@ import { type ApiPaths, type RequestBase, vocabulary } from './ApiContext';
 import { kindDefinition } from '../property/propertyKinds';
 import { entrypointKey, HYDRA } from './jsonld';
 import { inGroups, type SerializationGroups } from './serializationContext';
+import { classIri, equivalentIris, propertyIri, type TypedResource } from '../resource/rdfVocabulary';
 
 /**
  * The Hydra API documentation (`/api/docs.jsonld`), as API Platform 3.4's
@@ -86,22 +87,34 @@ function documentedProperties(r: Resource): { p: PropertyMetadata; readable: boo
   }));
 }
 
-/** A property of the class `shortName` (a resource's, or an embeddable's). */
+/**
+ * A property's Hydra `range`: a relation's is its target's `types` when it has some (one: a
+ * string; several: an array; API Platform's `getRange`), else its kind's (`#Author`, `xmls:string`).
+ */
+function range(p: PropertyMetadata, resources: ApiPaths['resources']): string | readonly string[] | undefined {
+  const types = p.relation === undefined ? undefined : resources.get(p.relation)?.types;
+  if (types === undefined) return kindDefinition(p.kind).hydraRange(p);
+  return types.length === 1 ? types[0] : types;
+}
+
+/** A property of a class (a resource's, or an embeddable's, which has no `types`). */
 function supportedProperty(
-  shortName: string, { p, readable, writeable }: { p: PropertyMetadata; readable: boolean; writeable: boolean },
+  r: TypedResource, { p, readable, writeable }: { p: PropertyMetadata; readable: boolean; writeable: boolean },
+  resources: ApiPaths['resources'],
 ): Record<string, unknown> {
-  const kind = kindDefinition(p.kind);
-  const relation = kind.link;
+  const relation = kindDefinition(p.kind).link;
   return {
     '@type': 'hydra:SupportedProperty',
     'hydra:property': {
-      '@id': `#${shortName}/${p.name}`,
+      // the property's `iris`, the resource's first `types` (API Platform's getProperty)
+      '@id': propertyIri(p, r.shortName, '#'),
       '@type': relation ? 'hydra:Link' : 'rdf:Property',
       'rdfs:label': p.name,
-      domain: `#${shortName}`,
+      domain: classIri(r),
       // every relation holds one IRI: a to-one relation (API Platform's isSingleRelation)
       ...(relation ? { 'owl:maxCardinality': 1 } : {}),
-      range: kind.hydraRange(p),
+      range: range(p, resources),
+      ...(p.iris !== undefined && p.iris.length > 1 ? { 'owl:equivalentProperty': equivalentIris(p) } : {}),
     },
     'hydra:title': p.name,
     // what a client must send: never a property it cannot write, nor one that may be null or absent
@@ -112,13 +125,13 @@ function supportedProperty(
   };
 }
 
-function supportedClass(r: Resource): Record<string, unknown> {
+function supportedClass(r: Resource, resources: ApiPaths['resources']): Record<string, unknown> {
   return {
-    '@id': `#${r.shortName}`,
+    '@id': classIri(r),
     '@type': 'hydra:Class',
     'rdfs:label': r.shortName,
     'hydra:title': r.shortName,
-    'hydra:supportedProperty': documentedProperties(r).map((d) => supportedProperty(r.shortName, d)),
+    'hydra:supportedProperty': documentedProperties(r).map((d) => supportedProperty(r, d, resources)),
     'hydra:supportedOperation': r.operations.filter((op) => !onCollection(op)).map((op) => hydraOperation(op, r)),
     'hydra:description': r.description,
   };
@@ -131,7 +144,9 @@ function supportedClass(r: Resource): Record<string, unknown> {
  * (its `getRange` gives a non-resource object no range), which leaves that `@type` undocumented; a
  * resource of the same short name keeps its class.
  */
-function embeddableClasses(resources: readonly Resource[]): Record<string, unknown>[] {
+function embeddableClasses(
+  resources: readonly Resource[], byName: ApiPaths['resources'],
+): Record<string, unknown>[] {
   const taken = new Set(resources.map((r) => r.shortName));
   const classes = new Map<string, Record<string, unknown>>();
   for (const p of resources.flatMap((r) => r.metadata.properties)) {
@@ -142,9 +157,9 @@ function embeddableClasses(resources: readonly Resource[]): Record<string, unkno
       '@type': 'hydra:Class',
       'rdfs:label': e.name,
       'hydra:title': e.name,
-      'hydra:supportedProperty': e.fields.map((f) => supportedProperty(e.name, {
+      'hydra:supportedProperty': e.fields.map((f) => supportedProperty({ shortName: e.name }, {
         p: f, readable: !f.writeOnly, writeable: !f.readOnly,
-      })),
+      }, byName)),
       'hydra:supportedOperation': [],
       'hydra:description': `${e.name}, an embeddable value object (no identifier: it lives inside its owner).`,
     });
@@ -169,7 +184,7 @@ function entrypointProperty(r: Resource): Record<string, unknown> | undefined {
         {
           'owl:equivalentClass': {
             'owl:onProperty': { '@id': 'hydra:member' },
-            'owl:allValuesFrom': { '@id': `#${r.shortName}` },
+            'owl:allValuesFrom': { '@id': classIri(r) },
           },
         },
       ],
@@ -243,7 +258,8 @@ export function hydraDocumentation(paths: ApiPaths, base: RequestBase, title: st
     ...(title !== '' ? { 'hydra:title': title } : {}),
     'hydra:entrypoint': `${base.baseUrl}${paths.entrypoint}`,
     'hydra:supportedClass': [
-      ...resources.map(supportedClass), ...embeddableClasses(resources), ...builtInClasses(resources),
+      ...resources.map((r) => supportedClass(r, paths.resources)), ...embeddableClasses(resources, paths.resources),
+      ...builtInClasses(resources),
     ],
   };
 }

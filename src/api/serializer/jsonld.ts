@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Resource } from '../resource/defineResource';
 import { kindDefinition } from '../property/propertyKinds';
+import { jsonLdType, propertyIri } from '../resource/rdfVocabulary';
 import type { CollectionPage, ItemId } from '../state/types';
 import { type ApiPaths, iriRoot, type RequestBase, resourceIriRoot, vocabulary } from './ApiContext';
 import { itemIri } from './iri';
@@ -42,9 +43,11 @@ export function itemJsonLdHead(
 ): Record<string, unknown> {
   const root = withContext ? iriRoot(base) : resourceIriRoot(paths, base, resource.shortName);
   iri ??= itemIri(resource.routePrefix, id, root);
+  // the resource's `types` when it has some (API Platform's ItemNormalizer), else its short name
+  const type = jsonLdType(resource);
   return withContext
-    ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': resource.shortName }
-    : { '@id': iri, '@type': resource.shortName };
+    ? { '@context': contextIri(paths, base, resource.shortName), '@id': iri, '@type': type }
+    : { '@id': iri, '@type': type };
 }
 
 /**
@@ -169,7 +172,8 @@ export function contextDocument(name: string, paths: ApiPaths, base: RequestBase
   if (resource !== undefined) {
     const terms: Record<string, unknown> = { ...head };
     for (const p of resource.metadata.properties) {
-      const term = `${name}/${p.name}`;
+      // the property's `iris` when it has some (API Platform's ContextBuilder), else `Book/title`
+      const term = propertyIri(p, name, '');
       terms[p.name] = kindDefinition(p.kind).link ? { '@id': term, '@type': '@id' } : term;
     }
     return { '@context': terms };

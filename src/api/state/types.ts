@@ -73,6 +73,13 @@ export interface PropertyMetadata {
   readonly groups?: readonly string[];
   /** symfony's `#[MaxDepth]` (`maxDepth()`); the API layer's serializer reads it, stores ignore it. */
   readonly maxDepth?: number;
+  /**
+   * The property's IRIs (`properties: { name: { iris } }`, API Platform `ApiProperty::iris`): its
+   * JSON-LD term and Hydra `@id` (`rdfVocabulary.ts`); stores ignore them.
+   */
+  readonly iris?: readonly string[];
+  /** The RDF types of its values (API Platform `ApiProperty::types`): OpenAPI `externalDocs`; stores ignore them. */
+  readonly types?: readonly string[];
 }
 
 /** What a store knows of a resource. */
