@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { QueryParameter } from './resource/filters';
 import type { ResolvedFilter } from './resource/filterResolution';
 import type { ResolvedOperation, ResolvedPagination, Resource } from './resource/defineResource';
+import type { IdentifierType } from './state/identifier';
 import type { ResourceMetadata } from './state/types';
 import { type ApiFormats, MERGE_PATCH, resolveFormats } from './format/apiFormats';
 import type { Format } from './format/Format';
@@ -17,6 +18,11 @@ import { operationFormats } from './format/operationFormats';
  */
 export interface OperationDescription
   extends Pick<ResolvedOperation, 'kind' | 'name' | 'method' | 'path' | 'requirements' | 'item'> {
+  /**
+   * The identifier type of the item each `uriVariables` link's variable names (its `fromClass`'s):
+   * `{ authorId: 'uuid' }` for `/authors/{authorId}/books` when authors have UUIDs; empty without links.
+   */
+  readonly linkTypes: Readonly<Record<string, IdentifierType>>;
   /** A `security` rule applies (401/403 possible). */
   readonly secured: boolean;
   /** The `security` rule when it is a role or attribute (`'ROLE_USER'`), for the documentation. */
@@ -208,6 +214,8 @@ export function describeApi(declared: readonly Resource[], options: DescribeApiO
           path: op.path,
           requirements: op.requirements,
           item: op.item,
+          linkTypes: Object.freeze(Object.fromEntries(op.links
+            .map((l) => [l.parameter, l.from?.identifier ?? 'integer']))),
           secured: op.security !== undefined,
           ...(typeof op.security === 'string' ? { role: op.security } : {}),
           securedPostDenormalize: op.securityPostDenormalize !== undefined,

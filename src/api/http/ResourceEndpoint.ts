@@ -167,10 +167,12 @@ export class ResourceEndpoint {
    */
   uriVariables(req: Request): UriVariables | null {
     const out: Record<string, string | number> = {};
+    // a link's `{id}` (`/books/{id}/author`) names an item of its `fromClass`, read by the provider
+    const linked = new Set(this.operationOf(req).links.map((l) => l.parameter));
     for (const [name, value] of Object.entries(req.params as Record<string, string | undefined>)) {
       // the format suffix is not a variable of the URI template (API Platform leaves `_format` out)
       if (value === undefined || value === null || name === '_format') continue;
-      if (name !== 'id') {
+      if (name !== 'id' || linked.has(name)) {
         out[name] = value;
         continue;
       }
@@ -254,7 +256,7 @@ export class ResourceEndpoint {
   private async linkedItem(req: Request, shortName: string, value: string | undefined): Promise<object> {
     const resource = this.paths.resources.get(shortName);
     const get = resource?.operations.find((op) => op.kind === 'Get');
-    const id = value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
+    const id = value === undefined || resource === undefined ? null : idFromPath(resource.identifier, value);
     const item = id === null || get?.provider === undefined ? null
       : providedItem(await get.provider.provide(get, { id }, this.contextOf(req)), get, 'provider');
     if (item === null || resource === undefined) throw new ItemNotFoundError(shortName, value ?? '');

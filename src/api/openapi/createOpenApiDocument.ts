@@ -1,5 +1,6 @@
 import type { ApiDescription, DtoDescription, OperationDescription, ResourceDescription } from '../describeApi';
 import type { FormatDocsContext } from '../format/Format';
+import { ID_REQUIREMENTS, type IdentifierType } from '../state/identifier';
 import { ERROR_DESCRIPTIONS, ERROR_SCHEMAS, errorSchemas, PROBLEM } from './errorSchemas';
 import { kindDefinition } from '../property/propertyKinds';
 import { definitionName } from './definitionName';
@@ -198,9 +199,10 @@ function serverBase(api: ApiDescription): string {
  * The schema of the `id` path parameter, one for every operation on the path (a generated client
  * types the id once per resource, not once per method): the identifier's type (`id` in the output
  * schema), an integer from 0 for integer ids; a composite id's parts as its description
- * (`name=<name>;year=<year>`); for string ids, the route requirement when every
- * operation on the path has the same one. An operation whose route requirement is looser than the
- * schema (`PUT /api/books/abc` when only GET says `\d+`) still answers such an id, with a 404.
+ * (`name=<name>;year=<year>`); for string ids, the route requirement when every operation on the
+ * path has the same one, and `format: uuid` for UUIDs (as the `id` property has it). An operation
+ * whose route requirement is looser than the schema (`PUT /api/books/abc` when only GET says
+ * `\d+`) still answers such an id, with a 404.
  */
 function idSchema(resource: ResourceDescription, path: string, idType: unknown): JsonSchema {
   if (idType === 'integer') return { type: 'integer', minimum: 0 };
@@ -209,8 +211,26 @@ function idSchema(resource: ResourceDescription, path: string, idType: unknown):
   if (parts !== undefined) return { type: 'string', description: parts.map((p) => `${p}=<${p}>`).join(';') };
   const requirements = new Set(resource.operations.filter((o) => o.path === path).map((o) => o.requirements.id));
   const [only] = [...requirements];
-  if (requirements.size !== 1 || only === undefined) return { type: 'string' };
-  return { type: 'string', pattern: `^(?:${only})$` };
+  return stringIdSchema(resource.metadata.identifier, requirements.size === 1 ? only : undefined);
+}
+
+/** A string id's schema: `format: uuid` for a UUID, the route requirement as its pattern when there is one. */
+function stringIdSchema(type: IdentifierType | undefined, requirement: string | undefined): JsonSchema {
+  return {
+    type: 'string',
+    ...(type === 'uuid' ? { format: 'uuid' } : {}),
+    ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}),
+  };
+}
+
+/**
+ * The schema of a link's variable (`authorId` of `/authors/{authorId}/books`): an id of the linked
+ * resource (`linkTypes`), as its own `{id}` is: an integer from 0 under the default requirement,
+ * else a string (`format: uuid` for a UUID) with the route requirement as its pattern.
+ */
+function linkSchema(type: IdentifierType | undefined, requirement: string | undefined): JsonSchema {
+  if (type === 'integer' && requirement === ID_REQUIREMENTS.integer) return { type: 'integer', minimum: 0 };
+  return stringIdSchema(type, requirement);
 }
 
 function parametersOf(op: OperationDescription, id: JsonSchema): unknown[] {
@@ -222,10 +242,9 @@ function parametersOf(op: OperationDescription, id: JsonSchema): unknown[] {
   // path parameter (OpenAPI 3.1 §4.8.12.1), matched by its route requirement when it has one
   for (const [, name] of op.path.matchAll(/\{([^}]+)\}/g)) {
     if (op.item && name === 'id') continue;
-    const requirement = op.requirements[name];
     parameters.push({
       name, in: 'path', required: true, description: `The identifier of the item \`${name}\` names.`,
-      schema: { type: 'string', ...(requirement !== undefined ? { pattern: `^(?:${requirement})$` } : {}) },
+      schema: linkSchema(op.linkTypes[name], op.requirements[name]),
     });
   }
   for (const p of op.parameters) {

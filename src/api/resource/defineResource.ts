@@ -558,10 +558,10 @@ function resolveOperation(declared: ParsedOperation, index: number, scope: Opera
       'expected a path with an {id} placeholder', path);
   }
   const links = resolveLinks(declared.uriVariables ?? {}, path, scope.metadata, `${at}.uriVariables`);
-  const requirements = declared.requirements ?? {
-    ...(item && custom === undefined ? { id: ID_REQUIREMENTS[scope.identifier.type] } : {}),
-    ...Object.fromEntries(links.map((l) => [l.parameter, '\\d+'])),
-  };
+  // a link's variable takes its requirement from the linked resource's identifier, which
+  // completeLinks knows once every resource is (a uuid parent: a UUID's pattern)
+  const requirements = declared.requirements
+    ?? (item && custom === undefined ? { id: ID_REQUIREMENTS[scope.identifier.type] } : {});
   if (declared.strictQueryParameterValidation !== undefined && declared.kind !== 'GetCollection') {
     const what = 'only GetCollection reads query parameters';
     throw invalidOption(`${at}.strictQueryParameterValidation`, what, declared.strictQueryParameterValidation);

@@ -118,7 +118,8 @@ export interface OperationOptions {
   /**
    * Requirements of the route's placeholders (regexes without delimiters).
    * @default `{ id: '\\d+' }` for item operations (a UUID's pattern for a `uuid` identifier, `[^/]+` for a
-   *   `string` one: `ID_REQUIREMENTS`), none for collection operations
+   *   `string` one: `ID_REQUIREMENTS`), none for collection operations; each `uriVariables` link's
+   *   variable not given here: the pattern of its `fromClass`'s identifier type (`\\d+`, a UUID's, `[^/]+`)
    * @example { id: '\\d+' }
    */
   requirements?: Record<string, string>;

@@ -14,8 +14,9 @@ import type { CollectionPage, CollectionQuery, StateContext, StoredItem } from '
 
 /**
  * The values of the route's placeholders (API Platform's `$uriVariables`): `{ id: 3 }` for
- * `/api/books/{id}`. `id` is an integer (an id that is not one is a 404 before any provider
- * runs); the other placeholders are strings as matched.
+ * `/api/books/{id}`. `id` is of the resource's identifier type, a number for an integer one (an
+ * id that cannot be one is a 404 before any provider runs); the other placeholders, and an `{id}`
+ * that a `uriVariables` link takes (`/books/{id}/author`, an id of `fromClass`), are strings as matched.
  */
 export type UriVariables = Readonly<Record<string, string | number>>;
 

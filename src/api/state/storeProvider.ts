@@ -1,4 +1,5 @@
 import type { ResolvedOperation } from '../resource/defineResource';
+import { parseItemId, type IdentifierType, type ItemId } from './identifier';
 import type { ProvidedState, Provider, ProviderContext, ProviderFunction, UriVariables } from './Provider';
 import type { CollectionPage, CollectionQuery, FilterCondition, StateContext, StateProvider } from './types';
 
@@ -50,7 +51,7 @@ export class StoreProvider implements Provider {
     }
     // an item: the one the links select, and the item's own `{id}` when no link takes it
     const own = uriVariables.id;
-    if (typeof own === 'number' && !operation.links.some((l) => l.parameter === 'id')) {
+    if (own !== undefined && !operation.links.some((l) => l.parameter === 'id')) {
       conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: [own] });
     }
     const page = await this.store.provideCollection(operation.metadata,
@@ -62,10 +63,13 @@ export class StoreProvider implements Provider {
 /** No item: a subresource whose variable names nothing. */
 const NOTHING: CollectionPage = Object.freeze({ items: [], totalItems: 0, hasNextPage: false });
 
-/** A URI variable as an id: a positive integer (a number already, or its digits), else null. */
-function linkId(value: string | number | undefined): number | null {
-  if (typeof value === 'number') return value;
-  return value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
+/**
+ * A link's URI variable as an id of the linked resource's type (`parseItemId`), else null: it
+ * names no item. A number is already one (a provider of your own may pass ids as numbers).
+ */
+function linkId(value: string | number | undefined, type: IdentifierType | undefined): ItemId | null {
+  if (typeof value === 'number') return (type ?? 'integer') === 'integer' ? value : null;
+  return value === undefined ? null : parseItemId(type, value);
 }
 
 /**
@@ -80,7 +84,7 @@ async function linkConditions(
 ): Promise<FilterCondition[] | null> {
   const conditions: FilterCondition[] = [];
   for (const l of operation.links) {
-    const id = linkId(uriVariables[l.parameter]);
+    const id = linkId(uriVariables[l.parameter], l.from?.identifier);
     if (id === null) return null;
     if (l.toProperty !== undefined) {
       conditions.push({ type: 'search', property: l.toProperty, strategy: 'exact', values: [id] });
@@ -91,7 +95,8 @@ async function linkConditions(
     }
     const parent = await store.provideItem(l.from, id, context);
     const value = parent?.data[l.fromProperty];
-    const ids = Array.isArray(value) ? value as number[] : typeof value === 'number' ? [value] : [];
+    const ids = Array.isArray(value) ? value as ItemId[]
+      : typeof value === 'number' || typeof value === 'string' ? [value] : [];
     if (ids.length === 0) return null;
     conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: ids });
   }

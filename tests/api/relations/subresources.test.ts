@@ -11,18 +11,12 @@ import {
   apiRoutes, defineResource, Get, GetCollection, link, Post, readOnly, relation, SearchFilter, toMany,
   type StateProcessor, type StateProvider,
 } from '../../../src/api';
-import { bodyParsing } from '../../../src/http/body/bodyParsing';
-import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
-import { accessCheck } from '../../../src/security/accessCheck';
-import { firewall } from '../../../src/security/firewall';
-import { HttpBasicAuthenticator } from '../../../src/security/HttpBasicAuthenticator';
-import { InMemoryUserProvider } from '../../../src/security/InMemoryUserProvider';
-import { postDenormalizeCheck } from '../../../src/security/postDenormalizeCheck';
+import type { Kernel } from '../../../src/kernel/createKernel';
+import { basic, basicAuthKernel } from './basicAuthKernel';
 import { describeOnEveryStore, type OpenedStore } from './relationStores';
 
 const JSON_TYPE = 'application/json';
 const LD = 'application/ld+json';
-const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}`).toString('base64')}`;
 
 function define(provider: StateProvider, processor: StateProcessor) {
   const author = defineResource({
@@ -83,21 +77,7 @@ describeOnEveryStore('subresources', define, (open) => {
   let kernel: Kernel;
   beforeEach(async () => {
     opened = await open();
-    const users = new InMemoryUserProvider({
-      users: { admin: { password: 'admin', roles: ['ROLE_ADMIN', 'ROLE_USER'] }, user: { password: 'user', roles: ['ROLE_USER'] } },
-      cost: 4,
-    });
-    kernel = createKernel({
-      routes: apiRoutes({ resources: opened.resources }),
-      debug: false,
-      layers: {
-        firewall: firewall({
-          firewalls: [{ name: 'api', pattern: '^/', stateless: true, provider: users,
-            authenticators: [new HttpBasicAuthenticator()] }],
-        }),
-      },
-      routeHandlers: [accessCheck(), bodyParsing(), postDenormalizeCheck()],
-    });
+    kernel = basicAuthKernel(opened.resources, { admin: ['ROLE_ADMIN', 'ROLE_USER'], user: ['ROLE_USER'] });
     const post = async (url: string, body: object): Promise<string> => {
       const res = await request(kernel).post(url).set('Content-Type', JSON_TYPE).set('Accept', LD)
         .send(JSON.stringify(body));
