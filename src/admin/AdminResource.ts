@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   type Resource, type OrderBy, type PropertyKind, type PropertyMetadata, type StoredItem, type ResolvedPropertyPath,
   type ResourceMetadata,
@@ -84,6 +84,12 @@ export interface AdminResource {
   readonly detailColumns: readonly Column[];
   /** The form's fields, in order. */
   readonly formFields: readonly AdminField[];
+  /**
+   * The new form's `id` field, first on it, when clients choose the id (a `string` identifier,
+   * required; a writable `z.uuid()`, optional: blank lets the store pick). The API reads the same
+   * id from a POST body (`clientId`); an edit form never shows it (an item keeps its id).
+   */
+  readonly idField?: AdminField;
   /** Searched by `?query=` (case-insensitive, partial): property names, or paths (`author.name`). */
   readonly textFields: readonly string[];
   /** The same, resolved: each wraps its condition in the relations it crosses. */
@@ -164,6 +170,18 @@ const shape = ((object as unknown as { shape?: Record<string, z.ZodType> }).shap
 return Object.freeze(p.embeddable!.fields.map((f) => adminField(f, shape[f.name], {})));
 }
 
+/** The new form's `id` field of a resource whose clients choose ids (see `AdminResource.idField`). */
+function clientIdField(resource: Resource): AdminField | undefined {
+  const { type, writable, parts, schema } = resource.identifier;
+  if (!writable || parts !== undefined) return undefined;
+  const required = type === 'string';
+  const field: PropertyMetadata = {
+    name: 'id', kind: 'string', nullable: !required, readOnly: false, writeOnly: false,
+  };
+  const base = schema ?? z.string();
+  return adminField(field, required ? base : base.optional(), { label: 'Id', sortable: false });
+}
+
 /**
  * Reads a resource and its configuration for the back office.
  * @param resource - as `defineResource` returned it
@@ -178,6 +196,7 @@ export function adminResource(
   const shape = resource.schema.shape as Record<string, z.ZodType>;
   const fields = resource.metadata.properties.map((p) => adminField(p, shape[p.name], crud.fields?.[p.name] ?? {}));
   const byName = new Map(fields.map((f) => [f.name, f]));
+  const idField = clientIdField(resource);
   const shown = fields.filter((f) => !f.writeOnly);
   const column = (name: string): Column => (name === 'id' ? { name: 'id' } : { name, field: byName.get(name)! });
   const indexColumns = (crud.index ?? ['id', ...shown.map((f) => f.name)]).map(column);
@@ -199,6 +218,7 @@ export function adminResource(
     indexColumns: Object.freeze(indexColumns),
     detailColumns: Object.freeze(crud.detail?.map(column) ?? indexColumns),
     formFields: Object.freeze((crud.form ?? fields.map((f) => f.name)).map((name) => byName.get(name)!)),
+    ...(idField !== undefined ? { idField } : {}),
     textFields: Object.freeze(textFields),
     searchPaths: Object.freeze(searchPaths),
     sortable: new Set(['id', ...shown.filter((f) => f.sortable).map((f) => f.name)]),

@@ -163,7 +163,7 @@ export function adminRoutes(given: AdminOptions): RouteCollection {
       add(name('edit'), `${base}/{id}/edit`, ['GET', 'POST'], editScreen(app, admin), id);
       if (picked.length > 0) {
         add(name('edit_pick'), `${base}/{id}/edit/pick/{field}`, ['POST'], pickerScreen(app, admin, 'edit', loadItem),
-          { requirements: { id: '\\d+', field } });
+          { requirements: { id: idRequirement, field } });
       }
       add(name('delete'), `${base}/{id}/delete`, ['GET', 'POST'], deleteScreen(app, admin), id);
       const switches = admin.fields.filter((f) => f.renderAsSwitch && !f.readOnly).map((f) => f.name);

@@ -82,7 +82,7 @@ export function submittedValues(
   admin: AdminResource, body: Readonly<Record<string, unknown>>,
 ): Record<string, FormValue> {
   const values: Record<string, FormValue> = {};
-  for (const field of admin.fields) {
+  for (const field of admin.idField !== undefined ? [admin.idField, ...admin.fields] : admin.fields) {
     const raw = Object.prototype.hasOwnProperty.call(body, field.name) ? body[field.name] : undefined;
     const text = Array.isArray(raw) ? String(raw[0] ?? '') : typeof raw === 'string' ? raw : '';
     values[field.name] = field.kind === 'boolean' ? CHECKED.has(text) : text;

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import { isValidationError, ItemNotFoundError, type Violation, type StoredItem } from '../api';
-import { idFromPath } from '../api/internals';
+import { isValidationError, ItemNotFoundError, type ItemId, type Violation, type StoredItem } from '../api';
+import { clientId, idFromPath } from '../api/internals';
+import { HttpError } from '../http/errors';
 import { invalidRelation, toStoredData } from '../api/internals';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
 import { itemLabel, type AdminResource } from './AdminResource';
@@ -67,15 +68,18 @@ async function renderForm(
   const { t } = app.translator(req);
   const errors = new Map<string, string[]>();
   const general: string[] = [];
+  // a new item's form asks for its id first when clients choose it
+  const formFields = item === null && admin.idField !== undefined
+    ? [admin.idField, ...admin.formFields] : admin.formFields;
   for (const v of state.violations) {
     const name = v.propertyPath.split('.')[0];
-    if (admin.formFields.some((f) => f.name === name && !f.readOnly)) {
+    if (formFields.some((f) => f.name === name && !f.readOnly)) {
       errors.set(name, [...(errors.get(name) ?? []), v.message]);
     } else general.push(v.propertyPath === '' ? v.message : `${v.propertyPath}: ${v.message}`);
   }
   const fields = [];
   const formUrl = item === null ? app.url(req, admin.slug, 'new') : app.url(req, admin.slug, item.id, 'edit');
-  for (const f of admin.formFields) {
+  for (const f of formFields) {
     let choices: readonly Choice[] | undefined;
     let picker: PickerControl | undefined;
     const shownValue = f.readOnly && item !== null ? itemValues(admin, item)[f.name] : state.values[f.name];
@@ -185,12 +189,17 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
     // back from the relation picker: the form again, with its values and the choice, nothing saved
     if (isResume(body)) return renderForm(app, req, res, admin, null, { values, violations: [] }, 200);
     const checked = validate(app, req, admin, body);
-    if ('violations' in checked) return renderForm(app, req, res, admin, null, { values, ...checked }, 422);
+    const chosen = chosenId(admin, body, req.locale);
+    if ('violations' in checked || 'violations' in chosen) {
+      const violations = [...('violations' in chosen ? chosen.violations : []),
+        ...('violations' in checked ? checked.violations : [])];
+      return renderForm(app, req, res, admin, null, { values, violations }, 422);
+    }
     const { metadata } = admin.resource;
     let outcome;
     try {
       outcome = await app.change(req, admin,
-        (processor) => processor.create(metadata, checked.data, app.stateContext(req)),
+        (processor) => processor.create(metadata, checked.data, app.stateContext(req), chosen.id),
         (o) => (o.status === 'ok'
           ? { action: 'create', item: o.item, changes: fieldChanges(admin, null, o.item.data) } : undefined));
     } catch (e) {
@@ -202,11 +211,36 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
       const { violations } = invalidRelation(admin.resource, outcome.property, req.locale);
       return renderForm(app, req, res, admin, null, { values, violations }, 422);
     }
+    if (outcome.status === 'duplicate') {
+      const violations = [{ propertyPath: 'id', message: 'This value is already used.', code: 'not_unique' }];
+      return renderForm(app, req, res, admin, null, { values, violations }, 422);
+    }
     if (outcome.status !== 'ok') throw unexpectedOutcome(admin.shortName, 'create', outcome.status);
     const { t } = app.translator(req);
     app.seeOther(req, res, t('flash.created', { item: itemLabel(admin, outcome.item) }),
       app.url(req, admin.slug, outcome.item.id));
   };
+}
+
+/**
+ * The id a new item's form chose (`AdminResource.idField`), read as the API reads a POST's
+ * (`clientId`): its violations at `id` (blank, too long, refused by the id's schema, not a UUID), or
+ * the id (undefined: the store picks it, or the resource's ids are never chosen).
+ */
+function chosenId(
+  admin: AdminResource, body: Readonly<Record<string, unknown>>, locale: string | undefined,
+): { id: ItemId | undefined } | { violations: readonly Violation[] } {
+  if (admin.idField === undefined) return { id: undefined };
+  const raw: unknown = Array.isArray(body.id) ? (body.id as unknown[])[0] : body.id;
+  const text = typeof raw === 'string' ? raw : '';
+  try {
+    return { id: clientId(admin.resource, text === '' ? {} : { id: text }, locale) };
+  } catch (e) {
+    if (isValidationError(e)) return { violations: e.violations };
+    // a malformed UUID: the API's 400, shown at the field
+    if (e instanceof HttpError) return { violations: [{ propertyPath: 'id', message: e.message, code: 'invalid_id' }] };
+    throw e;
+  }
 }
 
 /** Whether a form's POST comes back from the relation picker (`_resume`): shown again, never saved. */

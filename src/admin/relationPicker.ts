@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { ItemNotFoundError, type FilterCondition, type StoredItem } from '../api';
-import { propertyPath, isResolvedPath } from '../api/internals';
+import { idFromPath, propertyPath, isResolvedPath } from '../api/internals';
 import { type QueryPair } from '../api/internals';
 import { labelOrder, type AdminApp, type Choice } from './AdminApp';
 import { itemLabel, type AdminField, type AdminResource } from './AdminResource';
@@ -81,15 +81,14 @@ function carriedFields(
   return carried;
 }
 
-/** The search of the picker: the target's id (digits) or any of its index's search fields. */
+/** The search of the picker: the target's id (in its identifier's type) or any of its index's search fields. */
 function searchConditions(target: AdminResource, query: string): FilterCondition[] | null {
   if (query === '') return [];
   const conditions: FilterCondition[] = target.searchPaths.map((path) => path.wrap({
     type: 'search', property: path.property.name, strategy: 'partial', values: [query],
   }));
-  if (/^[1-9]\d{0,14}$/.test(query)) {
-    conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: [Number(query)] });
-  }
+  const id = idFromPath(target.resource.identifier, query);
+  if (id !== null) conditions.push({ type: 'search', property: 'id', strategy: 'exact', values: [id] });
   return conditions.length === 0 ? null : [{ type: 'any', conditions }];
 }
 

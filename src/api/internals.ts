@@ -7,6 +7,7 @@
  * and the public one.
  * @module
  */
+export { clientId } from './write/clientId';
 export { completeFilters } from './resource/completeFilters';
 export { idFromIri } from './serializer/iri';
 export { idFromPath } from './resource/identifierSchema';
