@@ -12,7 +12,7 @@ import { orderOf, whereOf, type CaseFolding } from './conditions';
 import { readForeignKeys, type ForeignKey } from './foreignKeys';
 import { statementContext, type SqlFlavour } from './LoggedDialect';
 import { isStoreOutage } from './outage';
-import { changeStampColumns, SqliteCountCache } from './countCache';
+import { SqliteCountCache } from './countCache';
 
 /**
  * A Kysely database whose tables are known only at run time (from `ResourceMetadata`): table and
@@ -32,11 +32,11 @@ export interface SqlStateOptions {
    */
   readonly timeoutMs: number;
   /**
-   * SQLite: whether the connection is inside a transaction now (better-sqlite3's
-   * `inTransaction`). With it, unfiltered counts are kept between requests while the database
-   * has not changed (see `SqliteCountCache`); without it, every full page is counted.
+   * SQLite: the connection's change stamp now (`sqliteChangeStamp`; undefined inside a
+   * transaction). With it, unfiltered counts are kept between requests while the database has
+   * not changed (see `SqliteCountCache`); without it, every full page is counted.
    */
-  readonly inTransaction?: () => boolean;
+  readonly changeStamp?: () => string | undefined;
 }
 
 /**
@@ -104,8 +104,8 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
    * @param options - see {@link SqlStateOptions}
    */
   constructor(private readonly db: SqlDatabase, private readonly options: SqlStateOptions) {
-    this.counts = options.flavour === 'sqlite' && options.inTransaction !== undefined
-      ? new SqliteCountCache(options.inTransaction) : undefined;
+    this.counts = options.flavour === 'sqlite' && options.changeStamp !== undefined
+      ? new SqliteCountCache(options.changeStamp) : undefined;
   }
 
   /** SQLite's unfiltered counts, kept under the connection's change stamp (none on PostgreSQL). */
@@ -151,12 +151,12 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       const where = filtered ? sql` where ${whereOf(resource, query.conditions, this.options)}` : sql``;
       const offset = (query.page - 1) * query.itemsPerPage;
       const limit = query.itemsPerPage + (query.partial ? 1 : 0);
-      // without conditions on SQLite, each row also carries the connection's change stamp, under
-      // which the table's count may be kept (see SqliteCountCache)
-      const counts = filtered ? undefined : this.counts;
-      const stamp = counts !== undefined ? changeStampColumns() : sql``;
+      // without conditions on SQLite, the connection's change stamp, read before the page: the
+      // table's count may be kept under it (see SqliteCountCache); none in a unit
+      const counts = filtered || this.inUnit ? undefined : this.counts;
+      const stamp = counts?.stamp();
       const select = (): RawBuilder<Record<string, unknown>> => sql<Record<string, unknown>>`select
-        ${this.columns(resource)}${stamp} from ${sql.table(resource.table)}${where}
+        ${this.columns(resource)} from ${sql.table(resource.table)}${where}
         order by ${orderOf(resource, query.order)} limit ${limit} offset ${offset}`;
       // without conditions the text depends only on the order: compiled once, run with [limit, offset]
       const { rows } = filtered
@@ -172,19 +172,19 @@ export class SqlState implements StateProvider, AtomicStateProcessor {
       let totalItems = offset + items.length;
       if (items.length === query.itemsPerPage || (items.length === 0 && offset > 0)) {
         const count = (): RawBuilder<{ n: number | string }> => sql<{ n: number | string }>`select
-          count(*) as ${sql.id('n')}${stamp} from ${sql.table(resource.table)}${where}`;
+          count(*) as ${sql.id('n')} from ${sql.table(resource.table)}${where}`;
         if (filtered) {
           totalItems = Number((await count().execute(this.db)).rows[0]?.n ?? 0);
         } else {
           // the count's own text names what it counts: two resources on one table share it
           const text = this.compiled(resource, 'count', () => count().compile(this.db).sql);
-          const kept = this.inUnit ? undefined : counts?.lookup(text, rows[0]);
+          const kept = counts?.lookup(text, stamp);
           if (kept !== undefined) {
             totalItems = kept;
           } else {
             const counted = await this.db.executeQuery<{ n: number | string }>(CompiledQuery.raw(text));
             totalItems = Number(counted.rows[0]?.n ?? 0);
-            if (!this.inUnit) counts?.remember(text, counted.rows[0], totalItems);
+            counts?.remember(text, stamp, totalItems);
           }
         }
       }

@@ -11,6 +11,7 @@ import { LoggedDialect, type SqlFlavour } from './LoggedDialect';
 import { InCodeMigrationProvider, type Migrations } from './migrations';
 import { isStoreOutage } from './outage';
 import { SqlState, type SqlDatabase } from './SqlState';
+import { sqliteChangeStamp } from './countCache';
 
 /** Options of {@link createSqlState}: `url` (PostgreSQL) or `sqlitePath` (SQLite), not both. */
 export interface CreateSqlStateOptions {
@@ -129,7 +130,9 @@ async function withoutStatementTimeout(
  * parameterised, so the texts are few, and the driver runs one at a time to completion
  * (`all`/`run`), so one statement is never busy twice.
  */
-function sqliteDialect(file: string, option: string): { dialect: LoggedDialect; inTransaction: () => boolean } {
+function sqliteDialect(
+  file: string, option: string,
+): { dialect: LoggedDialect; changeStamp: () => string | undefined } {
   const database = openSqlite(file, option);
   database.pragma('foreign_keys = ON');
   database.function(SQLITE_LOWER, { deterministic: true },
@@ -148,7 +151,9 @@ function sqliteDialect(file: string, option: string): { dialect: LoggedDialect; 
     },
   });
   const inTransaction = (): boolean => database.inTransaction;
-  return { dialect: new LoggedDialect(dialect, 'sqlite', { inTransaction }), inTransaction };
+  return {
+    dialect: new LoggedDialect(dialect, 'sqlite', { inTransaction }), changeStamp: sqliteChangeStamp(database),
+  };
 }
 
 /**
@@ -175,7 +180,7 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
       `give either ${urlOption} (PostgreSQL) or ${pathOption} (SQLite), not both.`);
   }
   let dialect: LoggedDialect;
-  let inTransaction: (() => boolean) | undefined;
+  let changeStamp: (() => string | undefined) | undefined;
   if (options.url !== undefined) {
     if (!/^postgres(ql)?:\/\//i.test(options.url)) {
       const shown = JSON.stringify(withoutPassword(options.url));
@@ -184,13 +189,13 @@ export function createSqlState(options: CreateSqlStateOptions = {}): SqlStore {
     }
     dialect = new LoggedDialect(postgresDialect(options.url, options, timeoutMs), 'postgres');
   } else {
-    ({ dialect, inTransaction } = sqliteDialect(options.sqlitePath ?? ':memory:', pathOption));
+    ({ dialect, changeStamp } = sqliteDialect(options.sqlitePath ?? ':memory:', pathOption));
   }
   const db: SqlDatabase = new Kysely({ dialect });
   const folding = dialect.flavour === 'sqlite'
     ? sqliteFolding
     : postgresFolding(options.caseFolding === 'database' ? 'default' : 'und-x-icu');
-  const state = new SqlState(db, { flavour: dialect.flavour, folding, timeoutMs, inTransaction });
+  const state = new SqlState(db, { flavour: dialect.flavour, folding, timeoutMs, changeStamp });
   const where = options.url !== undefined
     ? `PostgreSQL at "${withoutPassword(options.url)}"`
     : `SQLite database "${options.sqlitePath ?? ':memory:'}"`;

@@ -231,11 +231,13 @@ describeOnEveryStore('serialization groups and embedded relations', define, (ope
         expect(res.body['hydra:member'][itemsPerPage - 1].author).toMatchObject({ '@type': 'Author' });
         return queries.map((q) => q.sql);
       };
-      const three = await statementsOf(3);
-      const thirty = await statementsOf(30);
+      // the page's count is left out: SQLite keeps it while nothing changes (sql/countCache.ts)
+      const reads = (statements: string[]): string[] => statements.filter((sql) => !/count\(\*\)/i.test(sql));
+      const three = reads(await statementsOf(3));
+      const thirty = reads(await statementsOf(30));
       expect(thirty.length).toBe(three.length);
-      // the page, its count, its tags' join table, the authors, the tags
-      expect(thirty).toHaveLength(5);
+      // the page, its tags' join table, the authors, the tags
+      expect(thirty).toHaveLength(4);
       expect(thirty.filter((sql) => /from "authors"/.test(sql))).toHaveLength(1);
       expect(thirty.filter((sql) => /from "tags"/.test(sql))).toHaveLength(1);
     });
