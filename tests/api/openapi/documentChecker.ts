@@ -1,9 +1,13 @@
 /**
- * Checks bodies against the schemas an OpenAPI document gives an operation (ajv, draft 2020-12,
- * the document's components resolved), for the tests that validate the running API's answers.
+ * For the tests that validate the running API's answers: serves resources' API and reads both its
+ * documents; checks bodies against the schemas an OpenAPI document gives an operation (ajv, draft
+ * 2020-12, the document's components resolved).
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import request from 'supertest';
+import { apiRoutes, type Resource } from '../../../src/api';
+import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
 
 export type Schema = Record<string, unknown>;
 
@@ -14,6 +18,28 @@ export interface Doc {
     responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
   }>>;
   components: { schemas: Record<string, Schema & { properties?: Record<string, Schema>; required?: string[] }> };
+}
+
+/** The Hydra documentation's classes, as the checks read them. */
+export interface HydraDoc {
+  'hydra:supportedClass': Array<Record<string, unknown>>;
+}
+
+/**
+ * A kernel serving `resources` in JSON-LD, HAL, JSON and JSON:API (not in debug mode), and its
+ * two documents: OpenAPI (`/api/docs.json`) and Hydra (`/api/docs.jsonld`).
+ * @throws when either document is not a 200
+ */
+export async function servedDocuments(
+  resources: readonly Resource[],
+): Promise<{ kernel: Kernel; doc: Doc; hydra: HydraDoc }> {
+  const kernel = createKernel({
+    routes: apiRoutes({ resources, formats: ['jsonld', 'jsonhal', 'json', 'jsonapi'] }),
+    debug: false,
+  });
+  const doc = (await request(kernel).get('/api/docs.json').expect(200)).body as Doc;
+  const hydra = (await request(kernel).get('/api/docs.jsonld').expect(200)).body as HydraDoc;
+  return { kernel, doc, hydra };
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -13,10 +13,10 @@ import { validate } from '@readme/openapi-parser';
 import request from 'supertest';
 import { z } from 'zod';
 import {
-  apiRoutes, defineResource, Get, GetCollection, groups, MemoryState, Patch, Post, Put, readOnly, relation, toMany,
+  defineResource, Get, GetCollection, groups, MemoryState, Patch, Post, Put, readOnly, relation, toMany,
 } from '../../../src/api';
-import { createKernel, type Kernel } from '../../../src/kernel/createKernel';
-import { documentChecker, type Doc, type Schema } from './documentChecker';
+import type { Kernel } from '../../../src/kernel/createKernel';
+import { documentChecker, servedDocuments, type Doc, type HydraDoc, type Schema } from './documentChecker';
 
 const LD = 'application/ld+json';
 const HAL = 'application/hal+json';
@@ -79,15 +79,10 @@ function define(state: MemoryState) {
 
 let kernel: Kernel;
 let doc: Doc;
-let hydra: { 'hydra:supportedClass': Array<Record<string, unknown>> };
+let hydra: HydraDoc;
 
 beforeAll(async () => {
-  kernel = createKernel({
-    routes: apiRoutes({ resources: define(new MemoryState()), formats: ['jsonld', 'jsonhal', 'json', 'jsonapi'] }),
-    debug: false,
-  });
-  doc = (await request(kernel).get('/api/docs.json').expect(200)).body as Doc;
-  hydra = (await request(kernel).get('/api/docs.jsonld').expect(200)).body;
+  ({ kernel, doc, hydra } = await servedDocuments(define(new MemoryState())));
 });
 afterAll(() => kernel.close());
 
