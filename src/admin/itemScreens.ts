@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { isValidationError, ItemNotFoundError, type ItemId, type Violation, type StoredItem } from '../api';
-import { clientId, idFromPath } from '../api/internals';
+import { clientId, ID_ALREADY_USED, idFromPath } from '../api/internals';
 import { HttpError } from '../http/errors';
 import { invalidRelation, toStoredData } from '../api/internals';
 import type { AdminApp, AuditedChange, Choice } from './AdminApp';
@@ -212,8 +212,7 @@ export function newScreen(app: AdminApp, admin: AdminResource) {
       return renderForm(app, req, res, admin, null, { values, violations }, 422);
     }
     if (outcome.status === 'duplicate') {
-      const violations = [{ propertyPath: 'id', message: 'This value is already used.', code: 'not_unique' }];
-      return renderForm(app, req, res, admin, null, { values, violations }, 422);
+      return renderForm(app, req, res, admin, null, { values, violations: [ID_ALREADY_USED] }, 422);
     }
     if (outcome.status !== 'ok') throw unexpectedOutcome(admin.shortName, 'create', outcome.status);
     const { t } = app.translator(req);

@@ -13,6 +13,7 @@ export { idFromIri } from './serializer/iri';
 export { idFromPath } from './resource/identifierSchema';
 export { invalidRelation, toStoredData } from './write/inputData';
 export { isAtomic } from './state/types';
+export { ID_ALREADY_USED } from './state/storeProcessor';
 export { isResolvedPath, MAX_RELATIONS_CROSSED, propertyPath } from './state/propertyPath';
 export { parseCollectionQuery } from './query/collectionQuery';
 export { parseQueryString, type QueryPair } from './query/queryString';

@@ -1,5 +1,7 @@
 import { BadRequestHttpError } from '../../http/errors';
-import { ConflictError, ItemNotFoundError, PreconditionFailedError, ValidationError } from '../http/ApiErrors';
+import {
+  ConflictError, ItemNotFoundError, PreconditionFailedError, ValidationError, type Violation,
+} from '../http/ApiErrors';
 import { etagOf } from '../http/etag';
 import type { ResolvedOperation } from '../resource/defineResource';
 import type { Processor, ProcessorContext, ProcessorData, ProcessorFunction } from './Processor';
@@ -84,13 +86,21 @@ function clientId(value: unknown): ItemId | undefined {
 }
 
 /**
+ * The violation of an id an item already has (Symfony's `UniqueEntity` message, which an API
+ * Platform resource with a client-chosen id declares): the API's 422, the back office's form.
+ */
+export const ID_ALREADY_USED: Violation = Object.freeze({
+  propertyPath: 'id', message: 'This value is already used.', code: 'not_unique',
+});
+
+/**
  * The 422 of a Post naming an id an item has (Symfony's `UniqueEntity` message, which an API
  * Platform resource with a client-chosen id declares), or the 409 of a Put that found no item
  * and then lost the race to create it.
  */
 function duplicate(kind: string): Error {
   if (kind === 'Put') return new ConflictError('Conflict: the item was created meanwhile; try again.');
-  return new ValidationError([{ propertyPath: 'id', message: 'This value is already used.', code: 'not_unique' }]);
+  return new ValidationError([ID_ALREADY_USED]);
 }
 
 function written(
